@@ -1,0 +1,41 @@
+# The README's commands: `make build`, then `make test`. Everything they need
+# (a virtualenv with pinned packages, Debian's chromium for the browser tests)
+# is installed on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: build test serve check clean browser
+
+build: $(VENV)/.runtime
+	$(PY) -m generator build
+
+check: $(VENV)/.runtime
+	$(PY) -m generator check --strict
+
+serve: $(VENV)/.runtime
+	$(PY) -m generator serve --port $(PORT)
+
+test: $(VENV)/.dev browser build
+	$(PY) -m pytest
+
+clean:
+	rm -rf build
+
+$(VENV)/.runtime: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# Browser tests drive Debian's chromium (Playwright's own browser download
+# is not available on these machines).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }

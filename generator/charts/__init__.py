@@ -1,0 +1,24 @@
+"""Chart kinds: each turns the data a model returns for one state into a
+Plotly figure ({"data": [...], "layout": {...}}).
+
+A kind is a module with `check(data) -> str | None` (what is wrong with the
+data, if anything) and `figure(chart, data) -> dict`. Colours come from
+colour-blind-safe palettes; text colours are left to the page's theme.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import bar, blocks, heatmap, heatmap_grid
+
+_KINDS: dict[str, ModuleType] = {
+    "bar": bar,
+    "blocks": blocks,
+    "heatmap": heatmap,
+    "heatmap_grid": heatmap_grid,
+}
+KINDS = tuple(sorted(_KINDS))
+
+
+def get(name: str) -> ModuleType | None:
+    return _KINDS.get(name)

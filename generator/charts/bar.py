@@ -1,0 +1,37 @@
+"""One bar per label, with the selected bar drawn in the accent colour."""
+from __future__ import annotations
+
+from .common import ACCENT, MUTED, axis, base_layout, first_problem, index_problem, labels_problem, rounded
+
+
+def check(data: dict) -> str | None:
+    y = data.get("y")
+    if not isinstance(y, list) or not y or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in y):
+        return "'y' must be a non-empty list of numbers"
+    problem = labels_problem(data, "x", len(y))
+    if problem:
+        return problem
+    if data.get("text") is not None:
+        problem = labels_problem(data, "text", len(y))
+    return first_problem(problem, index_problem(data, "highlight", len(y)))
+
+
+def figure(chart, data: dict) -> dict:
+    y, selected = data["y"], data.get("highlight")
+    colors = [ACCENT if i == selected else MUTED for i in range(len(y))]
+    # The selected bar is also outlined, so it stands out without colour.
+    widths = [3 if i == selected else 0 for i in range(len(y))]
+    bar = {
+        "type": "bar",
+        "x": data["x"],
+        "y": rounded(y),
+        "marker": {"color": colors, "line": {"color": "#222222", "width": widths}},
+        "hovertemplate": "%{x}: %{y}<extra></extra>",
+    }
+    if data.get("text") is not None:
+        bar.update(text=data["text"], textposition="outside", cliponaxis=False)
+    top = max(y) * 1.2 if max(y) > 0 else 1
+    layout = base_layout(chart, xaxis=axis(chart.x_title, type="category"),
+                         yaxis=axis(chart.y_title, range=[0, rounded(top)], tickformat=chart.y_format or None))
+    return {"data": [bar], "layout": layout}

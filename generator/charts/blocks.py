@@ -1,0 +1,64 @@
+"""A vector split into consecutive blocks (for example the dimensions each
+part of a model owns), drawn as labelled segments, or as a heat strip of the
+vector's values with the blocks marked when values are given."""
+from __future__ import annotations
+
+from .common import CATEGORICAL, SEQUENTIAL, axis, base_layout, first_problem, labels_problem, rounded
+
+
+def check(data: dict) -> str | None:
+    sizes = data.get("sizes")
+    if not isinstance(sizes, list) or not sizes or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
+        return "'sizes' must be a non-empty list of positive integers"
+    problem = labels_problem(data, "labels", len(sizes))
+    values = data.get("values")
+    if values is not None and (not isinstance(values, list) or len(values) != sum(sizes)):
+        problem = problem or f"'values' must be a list of {sum(sizes)} numbers (the sum of 'sizes')"
+    return first_problem(problem)
+
+
+def figure(chart, data: dict) -> dict:
+    sizes, labels = data["sizes"], data["labels"]
+    total = sum(sizes)
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    if data.get("values") is None:
+        return _segments(chart, sizes, labels, starts, total)
+    return _strip(chart, data["values"], sizes, labels, starts, total)
+
+
+def _segments(chart, sizes, labels, starts, total) -> dict:
+    traces = []
+    for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
+        traces.append({
+            "type": "bar", "orientation": "h", "x": [size], "y": [0], "base": [start],
+            "width": [0.6], "name": label,
+            "marker": {"color": CATEGORICAL[index % len(CATEGORICAL)], "line": {"color": "#ffffff", "width": 2}},
+            # The label is written on the block: meaning does not rest on colour.
+            "text": [f"{label}<br>{start}–{start + size - 1}"], "textposition": "inside",
+            "insidetextanchor": "middle", "textangle": 0,
+            "hovertemplate": f"{label}: dimensions {start}–{start + size - 1}<extra></extra>",
+        })
+    layout = base_layout(chart, barmode="overlay",
+                         xaxis=axis(chart.x_title, range=[0, total], dtick=max(1, total // 8)),
+                         yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 0.5]))
+    return {"data": traces, "layout": layout}
+
+
+def _strip(chart, values, sizes, labels, starts, total) -> dict:
+    strip = {
+        "type": "heatmap", "z": [rounded(values)], "x": list(range(total)), "y": [0],
+        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": {"thickness": 12, "len": 0.9},
+        "hovertemplate": "dimension %{x}: %{z:.2f}<extra></extra>",
+    }
+    shapes, annotations = [], []
+    for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
+        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": start - 0.5, "x1": start + size - 0.5,
+                       "y0": -0.5, "y1": 0.5, "line": {"color": "#ffffff", "width": 3}})
+        annotations.append({"text": f"{label}<br>{start}–{start + size - 1}", "x": start + (size - 1) / 2,
+                            "y": 0.5, "xref": "x", "yref": "y", "yanchor": "bottom", "showarrow": False,
+                            "font": {"size": 11 if len(sizes) <= 4 else 9}})
+    layout = base_layout(chart, shapes=shapes, annotations=annotations,
+                         xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8)),
+                         yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 1.2]))
+    return {"data": [strip], "layout": layout}

@@ -1,0 +1,70 @@
+"""Pieces shared by the chart kinds: palettes, checks and layout defaults."""
+from __future__ import annotations
+
+# Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
+CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
+ACCENT = "#D55E00"
+MUTED = "#8FA9C7"
+SEQUENTIAL = "Viridis"  # perceptually uniform and colour-blind-safe
+
+
+def base_layout(chart, **extra) -> dict:
+    layout = {
+        "height": chart.height,
+        "margin": {"l": 64, "r": 16, "t": 48 if chart.title else 16, "b": 56},
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "showlegend": False,
+        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13},
+    }
+    if chart.title:
+        layout["title"] = {"text": chart.title, "x": 0, "xanchor": "left", "font": {"size": 15}}
+    layout.update(extra)
+    return layout
+
+
+def axis(title: str = "", **extra) -> dict:
+    spec = {"title": {"text": title} if title else None, "fixedrange": True, "zeroline": False}
+    spec.update(extra)
+    return {k: v for k, v in spec.items() if v is not None}
+
+
+def rounded(values, digits: int = 4):
+    """Round numbers for the page: shorter JSON, stable bytes between builds."""
+    if isinstance(values, (list, tuple)):
+        return [rounded(v, digits) for v in values]
+    if isinstance(values, float):
+        return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return values
+
+
+def matrix_problem(z, name: str = "z") -> str | None:
+    if not isinstance(z, list) or not z or not all(isinstance(row, list) and row for row in z):
+        return f"'{name}' must be a non-empty 2-D array"
+    width = len(z[0])
+    if any(len(row) != width for row in z):
+        return f"'{name}' rows have different lengths"
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for row in z for v in row):
+        return f"'{name}' must hold only numbers"
+    return None
+
+
+def labels_problem(data: dict, name: str, length: int) -> str | None:
+    labels = data.get(name)
+    if not isinstance(labels, list) or len(labels) != length:
+        found = len(labels) if isinstance(labels, list) else type(labels).__name__
+        return f"'{name}' must be a list of {length} labels, found {found}"
+    return None
+
+
+def index_problem(data: dict, name: str, length: int, optional: bool = True) -> str | None:
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < length:
+        return f"'{name}' must be an index from 0 to {length - 1}, found {value!r}"
+    return None
+
+
+def first_problem(*problems) -> str | None:
+    return next((p for p in problems if p), None)

@@ -1,0 +1,53 @@
+"""A matrix of numbers (for example attention weights, row = query, column =
+key) with its values printed in the cells and one row optionally outlined."""
+from __future__ import annotations
+
+from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, labels_problem, \
+    matrix_problem, rounded
+
+
+def check(data: dict) -> str | None:
+    problem = matrix_problem(data.get("z"))
+    if problem:
+        return problem
+    rows, cols = len(data["z"]), len(data["z"][0])
+    return first_problem(labels_problem(data, "x", cols), labels_problem(data, "y", rows),
+                         index_problem(data, "highlight_row", rows))
+
+
+def trace(z, x, y, **extra) -> dict:
+    # Numeric axes with tick labels: category axes would merge repeated labels.
+    return {
+        "type": "heatmap",
+        "z": rounded(z),
+        "x": list(range(len(x))),
+        "y": list(range(len(y))),
+        "zmin": 0,
+        "zmax": 1,
+        "colorscale": SEQUENTIAL,
+        "texttemplate": "%{z:.2f}",
+        "customdata": [[f"{row} → {col}" for col in x] for row in y],
+        "hovertemplate": "%{customdata}: %{z:.2f}<extra></extra>",
+        "xgap": 1,
+        "ygap": 1,
+        **extra,
+    }
+
+
+def row_outline(row: int, width: int, xref: str = "x", yref: str = "y") -> dict:
+    return {"type": "rect", "xref": xref, "yref": yref, "x0": -0.5, "x1": width - 0.5,
+            "y0": row - 0.5, "y1": row + 0.5, "line": {"color": ACCENT, "width": 3}}
+
+
+def figure(chart, data: dict) -> dict:
+    x, y = data["x"], data["y"]
+    shapes = []
+    if data.get("highlight_row") is not None:
+        shapes.append(row_outline(data["highlight_row"], len(x)))
+    layout = base_layout(
+        chart,
+        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x),
+        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, autorange="reversed"),
+        shapes=shapes,
+    )
+    return {"data": [trace(data["z"], x, y, colorbar={"thickness": 12, "len": 0.9})], "layout": layout}

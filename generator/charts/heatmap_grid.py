@@ -1,0 +1,57 @@
+"""Several matrices side by side (small multiples), one of them emphasised."""
+from __future__ import annotations
+
+from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem
+from .heatmap import row_outline, trace
+
+_GAP = 0.03
+
+
+def check(data: dict) -> str | None:
+    grids = data.get("z")
+    if not isinstance(grids, list) or not grids:
+        return "'z' must be a non-empty list of 2-D arrays"
+    for index, z in enumerate(grids):
+        problem = matrix_problem(z, f"z[{index}]")
+        if problem:
+            return problem
+    shapes = {(len(z), len(z[0])) for z in grids}
+    if len(shapes) != 1:
+        return "'z' matrices must all have the same shape"
+    rows, cols = shapes.pop()
+    return first_problem(labels_problem(data, "x", cols), labels_problem(data, "y", rows),
+                         labels_problem(data, "titles", len(grids)),
+                         index_problem(data, "highlight", len(grids)),
+                         index_problem(data, "highlight_row", rows))
+
+
+def figure(chart, data: dict) -> dict:
+    grids, x, y = data["z"], data["x"], data["y"]
+    count, selected = len(grids), data.get("highlight")
+    traces, shapes, annotations, axes = [], [], [], {}
+    for index, z in enumerate(grids):
+        suffix = "" if index == 0 else str(index + 1)
+        left, right = index / count + _GAP / 2, (index + 1) / count - _GAP / 2
+        emphasised = selected is None or index == selected
+        traces.append(trace(z, x, y, xaxis=f"x{suffix}", yaxis=f"y{suffix}", showscale=False,
+                            opacity=1 if emphasised else 0.45))
+        axes[f"xaxis{suffix}"] = axis(chart.x_title if index == 0 else "", domain=[left, right],
+                                      tickvals=list(range(len(x))), ticktext=x, tickangle=-60,
+                                      anchor=f"y{suffix}")
+        axes[f"yaxis{suffix}"] = axis(chart.y_title if index == 0 else "", tickvals=list(range(len(y))),
+                                      ticktext=y if index == 0 else [""] * len(y),
+                                      autorange="reversed", anchor=f"x{suffix}")
+        title = data["titles"][index]
+        annotations.append({"text": f"<b>{title}</b>" if index == selected else title,
+                            "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": 1.0,
+                            "yanchor": "bottom", "showarrow": False, "font": {"size": 12}})
+        if data.get("highlight_row") is not None and emphasised:
+            shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
+    if selected is not None:
+        suffix = "" if selected == 0 else str(selected + 1)
+        shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
+                       "x0": -0.02, "x1": 1.02, "y0": -0.02, "y1": 1.02,
+                       "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
+    layout = base_layout(chart, shapes=shapes, annotations=annotations, **axes)
+    layout["margin"]["t"] = 72 if chart.title else 40
+    return {"data": traces, "layout": layout}

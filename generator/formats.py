@@ -1,0 +1,69 @@
+"""How values are shown to a reader: the readout formats and the matching
+Jinja filters, defined once so a readout and a sentence can never disagree."""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+_FIXED = re.compile(r"^fixed:(\d)$")
+FORMATS = ("text", "count", "fixed:N", "percent", "shape")
+
+
+def percent(value) -> str:
+    """A fraction as a whole percent: 0.2213 -> '22%'."""
+    return f"{_round_half_up(float(value) * 100, 0):.0f}%"
+
+
+def fixed(value, digits: int = 2) -> str:
+    """A number with a fixed count of decimals: 2.5371 -> '2.54'."""
+    return f"{_round_half_up(float(value), digits):.{digits}f}"
+
+
+def count(value) -> str:
+    """A whole number with thousands separators: 16384 -> '16,384'."""
+    return f"{int(value):,}"
+
+
+def shape(value) -> str:
+    """An array shape: (64, 64) -> '64×64'."""
+    return "×".join(str(int(v)) for v in value)
+
+
+def text(value) -> str:
+    return str(value)
+
+
+def _round_half_up(value: float, digits: int) -> float:
+    # Python rounds half to even (0.125 -> 0.12); readers expect 0.13, as a
+    # calculator would. Decimal strings avoid binary representation surprises.
+    from decimal import ROUND_HALF_UP, Decimal
+
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format {value!r}")
+    quantum = Decimal(1).scaleb(-digits)
+    return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def formatter(spec: str):
+    """The function for a readout's `format`, or None if the spec is unknown."""
+    match = _FIXED.match(spec)
+    if match:
+        digits = int(match.group(1))
+        return lambda value: fixed(value, digits)
+    return {"text": text, "count": count, "percent": percent, "shape": shape}.get(spec)
+
+
+JINJA_FILTERS = {"percent": percent, "fixed": fixed, "count": count, "shape": shape}
+
+
+def plain(value):
+    """Convert numpy scalars and arrays to plain Python, for templates and JSON."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value

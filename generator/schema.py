@@ -1,0 +1,277 @@
+"""The typed schema of everything an author writes: site config, explainer
+metadata, and step declarations.
+
+Each option is declared once, with its type, default and a docstring; the
+validator collects every problem in a table ("expected X, found Y") before
+anything stops, and reports unknown keys as warnings.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import Problem
+
+_TYPE_NAMES = {
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    list: "a list",
+    dict: "a table",
+    _dt.date: "a date (YYYY-MM-DD)",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One key of a table: its type, whether it is required, and what it means."""
+
+    types: tuple[type, ...]
+    doc: str
+    required: bool = False
+    default: Any = None
+    choices: tuple | None = None
+    # Extra check on a well-typed value; returns an error message or None.
+    check: Callable[[Any], str | None] | None = None
+    # For lists of tables: the schema of each item.
+    item: "dict[str, Option] | None" = None
+
+    def describe(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
+
+
+def _nonempty(value) -> str | None:
+    return "must not be empty" if not str(value).strip() else None
+
+
+def _slug(value: str) -> str | None:
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
+        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+    return None
+
+
+def _url(value: str) -> str | None:
+    if not re.match(r"^https?://[^/\s]+", value):
+        return f"expected an absolute URL with a scheme (https://...), found {value!r}"
+    return None
+
+
+def _identifier(value: str) -> str | None:
+    if not value.isidentifier():
+        return f"expected a Python identifier, found {value!r}"
+    return None
+
+
+def _values(value) -> str | None:
+    if isinstance(value, list) and not value:
+        return "must list at least one value"
+    if isinstance(value, list):
+        bad = [v for v in value if isinstance(v, bool) or not isinstance(v, (str, int, float))]
+        if bad:
+            return f"values must be strings or numbers, found {bad[0]!r}"
+        if len({str(v) for v in value}) != len(value):
+            return "values must be unique"
+    return None
+
+
+SERIES_ENTRY = {
+    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=_slug),
+    "title": Option((str,), "Title shown in the series list.", required=True, check=_nonempty),
+    "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
+}
+
+LABELS = {
+    "skip": Option((str,), "The skip link to the main content.", default="Skip to content"),
+    "not_found": Option((str,), "Heading of the not-found page.", default="Page not found"),
+    "not_found_text": Option((str,), "Text of the not-found page.",
+                             default="There is no page at this address. The link below leads to every explainer."),
+    "home": Option((str,), "Link text back to the index.", default="All explainers"),
+    "series": Option((str,), "Heading of the series navigation.", default="The series"),
+    "steps": Option((str,), "Heading of the list of steps.", default="Steps"),
+    "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}"),
+    "previous_step": Option((str,), "Link to the previous step.", default="Previous step"),
+    "next_step": Option((str,), "Link to the next step.", default="Next step"),
+    "try_this": Option((str,), "Heading of a step's hint.", default="Try this"),
+    "deeper": Option((str,), "Heading of a step's deeper paragraph.", default="Going deeper"),
+    "key_ideas": Option((str,), "Heading of the key ideas.", default="Key ideas"),
+    "questions": Option((str,), "Heading of the common questions.", default="Common questions"),
+    "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),
+    "references": Option((str,), "Heading of the references.", default="References"),
+    "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
+    "previous": Option((str,), "Link to the previous explainer.", default="Previous explainer"),
+    "next": Option((str,), "Link to the next explainer.", default="Next explainer"),
+    "planned": Option((str,), "Marks a planned explainer that is not published yet.", default="coming soon"),
+    "no_script": Option((str,), "Shown where a chart would be when JavaScript is off.",
+                        default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
+    "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
+    "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
+}
+
+SITE = {
+    "title": Option((str,), "The site's name, shown in every page header.", required=True, check=_nonempty),
+    "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
+    "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en"),
+    "theme": Option((str,), "Name of a folder under themes/.", default="default", check=_nonempty),
+    "base_url": Option(
+        (str,), "Absolute URL where the site is published; enables canonical links and the sitemap.",
+        default="", check=lambda v: _url(v) if v else None,
+    ),
+    "max_states": Option(
+        (int,), "Largest number of control combinations one step may have.", default=512,
+        check=lambda v: None if v > 0 else "must be positive",
+    ),
+    "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
+                     item=LABELS),
+    "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),
+    "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
+}
+
+REFERENCE = {
+    "authors": Option((str,), "Authors as they should be cited.", required=True, check=_nonempty),
+    "year": Option((int,), "Year of publication.", required=True),
+    "title": Option((str,), "Title of the work.", required=True, check=_nonempty),
+    "url": Option((str,), "Link to the work.", default="", check=lambda v: _url(v) if v else None),
+}
+
+EXPLAINER = {
+    "title": Option((str,), "The explainer's title.", required=True, check=_nonempty),
+    "subtitle": Option((str,), "One line under the title.", default=""),
+    "description": Option((str,), "One or two sentences for search results and link previews.", default=""),
+    "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
+    "related": Option((list,), "Slugs of related explainers.", default=[]),
+    "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
+}
+
+CONTROL = {
+    "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
+                   check=_identifier),
+    "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=_nonempty),
+    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py.",
+                     required=True, check=_values),
+    "default": Option((str, int, float), "The value selected when the page opens.", required=True),
+    "button": Option((str,), "Visible button text, with {value} replaced by the value.", default="{value}"),
+    "details": Option((list, str), "Second line on each button: a list, or the name of a list in model.py.",
+                      default=None),
+}
+
+READOUT = {
+    "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=_nonempty),
+    "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
+    "format": Option((str,), "How the value is shown: text, count, fixed:N, percent or shape.",
+                     default="text"),
+}
+
+CHART = {
+    "kind": Option((str,), "The chart kind (see docs/authoring.md).", required=True),
+    "title": Option((str,), "Title drawn above the chart.", default=""),
+    "x_title": Option((str,), "Title of the x axis.", default=""),
+    "y_title": Option((str,), "Title of the y axis.", default=""),
+    "y_format": Option((str,), "Plotly (d3) tick format of the y axis, e.g. '.0%'.", default=""),
+    "height": Option((int,), "Chart height in pixels.", default=360),
+}
+
+STEP = {
+    "title": Option((str,), "The step's heading.", required=True, check=_nonempty),
+    "subtitle": Option((str,), "One line under the heading.", default=""),
+    "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
+                      check=_identifier),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
+                      default=""),
+    "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
+    "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
+    "chart": Option((dict,), "The chart of the step.", required=True, item=CHART),
+}
+
+
+def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
+             prefix: str = "") -> tuple[dict, list[Problem], list[Problem]]:
+    """Check `table` against `schema`; return (values with defaults, errors, warnings)."""
+    errors: list[Problem] = []
+    warnings: list[Problem] = []
+    clean: dict = {}
+    for key, value in table.items():
+        if key not in schema:
+            near = _closest(key, schema)
+            hint = f" (did you mean '{near}'?)" if near else ""
+            warnings.append(Problem(path, f"unknown key{hint}; it is ignored",
+                                    _line_of(text, key), prefix + key))
+    for key, option in schema.items():
+        name = prefix + key
+        if key not in table:
+            if option.required:
+                errors.append(Problem(path, f"is required: expected {option.describe()}", None, name))
+            elif option.item is not None and isinstance(option.default, dict):
+                clean[key] = validate({}, option.item, path)[0]
+            else:
+                clean[key] = option.default
+            continue
+        value = table[key]
+        line = _line_of(text, key)
+        if not _has_type(value, option.types):
+            errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}", line, name))
+            continue
+        if option.choices and value not in option.choices:
+            errors.append(Problem(path, f"expected {option.describe()}, found {value!r}", line, name))
+            continue
+        if option.check and (message := option.check(value)):
+            errors.append(Problem(path, message, line, name))
+            continue
+        if option.item is not None and isinstance(value, list):
+            items = []
+            for index, item in enumerate(value):
+                where = f"{name}[{index}]"
+                if not isinstance(item, dict):
+                    errors.append(Problem(path, f"expected a table, found {_describe(item)}", line, where))
+                    continue
+                sub, sub_errors, sub_warnings = validate(item, option.item, path, text, where + ".")
+                errors += sub_errors
+                warnings += sub_warnings
+                items.append(sub)
+            value = items
+        elif option.item is not None and isinstance(value, dict):
+            value, sub_errors, sub_warnings = validate(value, option.item, path, text, name + ".")
+            errors += sub_errors
+            warnings += sub_warnings
+        clean[key] = value
+    return clean, errors, warnings
+
+
+def _has_type(value, types) -> bool:
+    if isinstance(value, bool):
+        return bool in types
+    if isinstance(value, _dt.datetime):
+        return _dt.datetime in types
+    if isinstance(value, int) and float in types:
+        return True
+    return isinstance(value, types)
+
+
+def _describe(value) -> str:
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    for kind, name in _TYPE_NAMES.items():
+        if isinstance(value, kind) and not isinstance(value, _dt.datetime):
+            return f"{value!r} ({name})" if not isinstance(value, (list, dict)) else name
+    return type(value).__name__
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """Best-effort line of `key = ...` in TOML text, so errors can point at it."""
+    if not text:
+        return None
+    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=", re.M)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _closest(key: str, schema: dict) -> str | None:
+    import difflib
+
+    matches = difflib.get_close_matches(key, list(schema), n=1, cutoff=0.75)
+    return matches[0] if matches else None

@@ -1,0 +1,123 @@
+/* The browser runtime: generic, it knows controls, states, readouts, charts
+   and prose, and nothing about any explainer's subject. It never computes a
+   number; it only looks up the state the build precomputed.
+   Classic script (no modules, no fetch): pages must run from file://. */
+(function () {
+  "use strict";
+
+  var source = document.getElementById("explainer-data");
+  if (!source) return;
+  var data = JSON.parse(source.textContent);
+
+  // Arrays shared between states are stored once and referenced as {"$": i}.
+  function resolve(node) {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (node && typeof node === "object") {
+      if (typeof node.$ === "number" && Object.keys(node).length === 1) return resolve(data.pool[node.$]);
+      var out = {};
+      for (var key in node) out[key] = resolve(node[key]);
+      return out;
+    }
+    return node;
+  }
+
+  function Step(section) {
+    this.section = section;
+    this.spec = data.steps[Number(section.getAttribute("data-step"))];
+    this.groups = Array.prototype.slice.call(section.querySelectorAll("[data-control]"));
+    this.chart = section.querySelector("[data-chart]");
+    this.visible = false;
+    this.drawn = null;
+    this.key = this.spec.default;
+    var self = this;
+    this.groups.forEach(function (group) {
+      group.addEventListener("click", function (event) {
+        var button = event.target.closest("button[data-index]");
+        if (button) self.select(group, button);
+      });
+      group.addEventListener("keydown", function (event) { self.onKey(group, event); });
+    });
+  }
+
+  Step.prototype.select = function (group, button) {
+    group.querySelectorAll("button[data-index]").forEach(function (other) {
+      var pressed = other === button;
+      other.setAttribute("aria-pressed", pressed ? "true" : "false");
+      other.tabIndex = pressed ? 0 : -1;
+    });
+    var key = this.groups.map(function (g) {
+      return g.querySelector('[aria-pressed="true"]').getAttribute("data-index");
+    }).join(".");
+    if (key !== this.key && this.spec.states[key]) {
+      this.key = key;
+      this.show();
+    }
+  };
+
+  // Roving focus: Tab reaches the group, arrow keys move inside it, Enter or Space selects.
+  Step.prototype.onKey = function (group, event) {
+    var buttons = Array.prototype.slice.call(group.querySelectorAll("button[data-index]"));
+    var at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    var next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: buttons.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    next = (next + buttons.length) % buttons.length;
+    buttons.forEach(function (b, i) { b.tabIndex = i === next ? 0 : -1; });
+    buttons[next].focus();
+  };
+
+  Step.prototype.show = function () {
+    var state = this.spec.states[this.key];
+    var section = this.section;
+    state.readouts.forEach(function (text, i) {
+      var cell = section.querySelector('[data-readout="' + i + '"]');
+      if (cell && cell.textContent !== text) cell.textContent = text;
+    });
+    var prose = section.querySelector("[data-prose]");
+    if (prose) prose.innerHTML = state.prose;
+    var summary = section.querySelector("[data-summary]");
+    if (summary) summary.textContent = state.summary;
+    this.draw();
+    section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
+  };
+
+  Step.prototype.draw = function () {
+    if (!this.chart || !this.visible || this.drawn === this.key || !window.Plotly) return;
+    var state = this.spec.states[this.key];
+    var layout = resolve(this.spec.layout);
+    var own = resolve(state.layout);
+    for (var key in own) layout[key] = own[key];
+    // Text takes the page's colour, so charts follow the light or dark theme.
+    var colour = getComputedStyle(this.chart).color;
+    layout.font = Object.assign({}, layout.font, { color: colour });
+    var config = { displayModeBar: false, responsive: true };
+    // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
+    window.Plotly.react(this.chart, resolve(state.data), layout, config);
+    this.drawn = this.key;
+  };
+
+  var steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).map(function (s) {
+    return new Step(s);
+  });
+
+  // Charts below the fold are drawn when they come into view.
+  function reveal(step) { step.visible = true; step.draw(); }
+  if ("IntersectionObserver" in window) {
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        observer.unobserve(entry.target);
+        steps.forEach(function (step) { if (step.chart === entry.target) reveal(step); });
+      });
+    }, { rootMargin: "200px 0px" });
+    steps.forEach(function (step) { if (step.chart) observer.observe(step.chart); });
+  } else {
+    steps.forEach(reveal);
+  }
+  // Printing shows every step, so every chart must be drawn first.
+  window.addEventListener("beforeprint", function () { steps.forEach(reveal); });
+
+  window.explainerRuntime = { steps: steps };
+})();
