@@ -53,7 +53,10 @@ def parse_toml(text: str, path: Path, first_line: int = 1) -> dict:
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         match = _TOML_LINE.search(message)
-        line = first_line + int(match.group(1)) - 1 if match else None
+        if match:
+            line = first_line + int(match.group(1)) - 1
+        else:  # "at end of document": point at the last line of the TOML
+            line = first_line + max(text.rstrip("\n").count("\n"), 0)
         message = _TOML_LINE.sub("", message).split("(")[0].strip().rstrip(",")
         raise ContentError.one(path, f"invalid TOML: {message}", line=line) from None
 

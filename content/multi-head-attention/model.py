@@ -144,6 +144,10 @@ POSITIONAL_LOGITS = [0.0, -0.83, -2.20, -2.50, -2.80, -3.10]
 # against five zeros, the chosen key gets about 80 % of the weight.
 STRONG = 3.0
 
+# Step 3's prose calls a row "sharp" below this entropy and "wide" above it.
+# The hand-set rows fall either at or below 2.2 bits or at or above 2.4 bits.
+FOCUSED_BELOW_BITS = 2.3
+
 SUBJECT, VERB = 1, 2                               # "cat" and "sat"
 DETERMINER_NOUN = {0: 1, 1: 0, 4: 5, 5: 4}         # The <-> cat, the <-> mat
 # Made-up "rarity" scores: function words are common, content words rare.
@@ -166,7 +170,7 @@ def _pattern_logits():
             logits[4, i, DETERMINER_NOUN[i]] = STRONG
         else:
             logits[4, i, i] = 1.0
-    logits[5] = -0.1 * dist                         # almost even, faint locality
+    logits[5] = -0.15 * dist                        # almost even, faint locality
     logits[6] = np.array(CONTENT_SCORES)[None, :]   # every query looks at rare words
     logits[7, :, 0] = STRONG                        # everything parks on token 0
     return logits
@@ -290,6 +294,8 @@ def different_patterns(head=1, query="cat"):
             "max_entropy": math.log2(len(TOKENS)),
             "window_share": window_share(row, qi),
             "window_words": _join_words(TOKENS[lo:hi]),
+            "neighbour_count": hi - lo - 1,
+            "focus": "sharp" if entropy_bits(row) < FOCUSED_BELOW_BITS else "wide",
             "head_count": len(PATTERN_NAMES),
         },
         "chart": _heatmap(a, qi),

@@ -1,10 +1,13 @@
-"""Several matrices side by side (small multiples), one of them emphasised."""
+"""Several matrices as small multiples in a grid, one of them emphasised."""
 from __future__ import annotations
+
+import math
 
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem
 from .heatmap import row_outline, trace
 
-_GAP = 0.03
+_GAP_X = 0.08
+_GAP_Y = 0.14
 
 
 def check(data: dict) -> str | None:
@@ -28,30 +31,35 @@ def check(data: dict) -> str | None:
 def figure(chart, data: dict) -> dict:
     grids, x, y = data["z"], data["x"], data["y"]
     count, selected = len(grids), data.get("highlight")
+    columns = math.ceil(math.sqrt(count))
+    rows = math.ceil(count / columns)
     traces, shapes, annotations, axes = [], [], [], {}
     for index, z in enumerate(grids):
         suffix = "" if index == 0 else str(index + 1)
-        left, right = index / count + _GAP / 2, (index + 1) / count - _GAP / 2
+        row, column = divmod(index, columns)
+        left, right = column / columns + _GAP_X / 2, (column + 1) / columns - _GAP_X / 2
+        top, bottom = 1 - row / rows - _GAP_Y / 2, 1 - (row + 1) / rows + _GAP_Y / 2
         emphasised = selected is None or index == selected
+        extra = {} if emphasised else {"texttemplate": ""}  # numbers only where the eye should go
         traces.append(trace(z, x, y, xaxis=f"x{suffix}", yaxis=f"y{suffix}", showscale=False,
-                            opacity=1 if emphasised else 0.45))
-        axes[f"xaxis{suffix}"] = axis(chart.x_title if index == 0 else "", domain=[left, right],
-                                      tickvals=list(range(len(x))), ticktext=x, tickangle=-60,
+                            opacity=1 if emphasised else 0.45, **extra))
+        axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
+                                      domain=[left, right], tickvals=list(range(len(x))), ticktext=x,
                                       anchor=f"y{suffix}")
-        axes[f"yaxis{suffix}"] = axis(chart.y_title if index == 0 else "", tickvals=list(range(len(y))),
-                                      ticktext=y if index == 0 else [""] * len(y),
+        axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
+                                      tickvals=list(range(len(y))), ticktext=y,
                                       autorange="reversed", anchor=f"x{suffix}")
         title = data["titles"][index]
         annotations.append({"text": f"<b>{title}</b>" if index == selected else title,
-                            "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": 1.0,
+                            "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": top,
                             "yanchor": "bottom", "showarrow": False, "font": {"size": 12}})
         if data.get("highlight_row") is not None and emphasised:
             shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
     if selected is not None:
         suffix = "" if selected == 0 else str(selected + 1)
         shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
-                       "x0": -0.02, "x1": 1.02, "y0": -0.02, "y1": 1.02,
+                       "x0": -0.03, "x1": 1.03, "y0": -0.03, "y1": 1.03,
                        "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
     layout = base_layout(chart, shapes=shapes, annotations=annotations, **axes)
-    layout["margin"]["t"] = 72 if chart.title else 40
+    layout["margin"]["t"] = 72 if chart.title else 32
     return {"data": traces, "layout": layout}

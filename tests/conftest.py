@@ -1,0 +1,89 @@
+"""Shared fixtures: throwaway sites written from a dict of files, the real
+site built once per session, and a headless Chromium (Debian's package)."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+THEMES = ROOT / "themes"
+FIXTURES = Path(__file__).parent / "fixtures"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def tmp_site(tmp_path):
+    """Copy the tiny fixture site, then overwrite or add files: tmp_site({...}) -> content dir."""
+    def make(files: dict[str, str | bytes] | None = None, base: str = "tiny") -> Path:
+        content = tmp_path / "content"
+        shutil.copytree(FIXTURES / base / "content", content)
+        return write_files(content, files or {})
+    return make
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The bundled content, built once into a temporary folder."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("site") / "build"
+    result = build(CONTENT, out, THEMES)
+    return out, result
+
+
+@pytest.fixture(scope="session")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run 'make test' (it installs Debian's chromium)")
+    with playwright.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+class PageWatch:
+    """A page opened offline: every non-file request is aborted and counted,
+    and console errors are collected."""
+
+    def __init__(self, page):
+        self.page = page
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.route("**/*", self._route)
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(("file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+
+@pytest.fixture
+def offline_page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watch = PageWatch(page)
+    yield watch
+    context.close()

@@ -1,0 +1,67 @@
+"""Loading and validating content: typed errors that name the file, the line
+and the field, all collected before stopping."""
+import pytest
+
+from generator.content import load_site
+from generator.errors import ContentError
+
+
+def problems(content):
+    with pytest.raises(ContentError) as info:
+        load_site(content)
+    return info.value.problems
+
+
+def test_tiny_site_loads(tmp_site):
+    site = load_site(tmp_site())
+    assert site.config.title == "Tiny Site"
+    [explainer] = site.explainers
+    assert explainer.slug == "coin-flips"
+    [step] = explainer.steps
+    assert step.number == 1 and step.slug == "runs"
+    assert step.controls[0].values_from == "FLIPS"
+    assert [r.label for r in step.readouts] == ["Probability", "Outcomes"]
+    assert site.warnings == []
+
+
+def test_all_errors_in_a_file_are_collected(tmp_site):
+    content = tmp_site({"site.toml": 'title = 3\nlanguage = ["en"]\nbase_url = "example.org"\n'})
+    found = {p.field: p for p in problems(content)}
+    assert set(found) == {"title", "language", "base_url"}
+    assert "expected a string, found 3" in found["title"].message
+    assert found["title"].line == 1 and found["base_url"].line == 3
+    assert "with a scheme" in found["base_url"].message
+    assert all(str(p.path).endswith("site.toml") for p in found.values())
+
+
+def test_missing_required_fields(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": '+++\ntitle = "Runs"\n+++\nText.\n'})
+    fields = {p.field for p in problems(content)}
+    assert {"compute", "chart"} <= fields
+
+
+def test_unknown_keys_are_warnings_with_a_suggestion(tmp_site):
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    site = load_site(content)
+    [warning] = site.warnings
+    assert warning.field == "titel" and "did you mean 'title'" in warning.message and warning.line == 2
+
+
+def test_default_must_be_one_of_the_literal_values(tmp_site):
+    step = (FIXTURE_STEP.replace('values = "FLIPS"', "values = [1, 2]").replace("default = 2", "default = 5"))
+    content = tmp_site({"coin-flips/steps/01-runs.md": step})
+    [problem] = problems(content)
+    assert problem.field == "controls[0].default" and "found 5" in problem.message
+
+
+def test_empty_values_and_duplicate_series_slugs(tmp_site):
+    content = tmp_site({
+        "coin-flips/steps/01-runs.md": FIXTURE_STEP.replace('values = "FLIPS"', "values = []"),
+        "site.toml": 'title = "T"\n[[series]]\nslug = "a"\ntitle = "A"\n[[series]]\nslug = "a"\ntitle = "B"\n',
+    })
+    messages = [p.message for p in problems(content)]
+    assert any("at least one value" in m for m in messages)
+    assert any("listed more than once" in m for m in messages)
+
+
+FIXTURE_STEP = open(__import__("pathlib").Path(__file__).parent / "fixtures/tiny/content/coin-flips/steps/01-runs.md").read()

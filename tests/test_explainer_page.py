@@ -1,0 +1,127 @@
+"""The built explainer opened from disk (file://) with the network cut, driven
+by role and visible name as a reader would: every control of every step."""
+import json
+import re
+
+import pytest
+
+from generator import charts
+from generator.content import load_site
+from generator.prose import render_prose
+from generator.states import compute_site
+
+from .conftest import CONTENT
+
+SLUG = "multi-head-attention"
+
+
+@pytest.fixture(scope="module")
+def expected():
+    """The states computed in Python, independent of the page and its runtime."""
+    site = load_site(CONTENT)
+    computed = compute_site(site)
+    return site, computed[SLUG], render_prose(site, computed)[SLUG]
+
+
+@pytest.fixture
+def page(built_site, offline_page):
+    out, _ = built_site
+    offline_page.page.goto((out / SLUG / "index.html").as_uri())
+    offline_page.page.wait_for_function("window.explainerRuntime && window.Plotly")
+    return offline_page
+
+
+def readouts(section):
+    return section.locator("dl dt").all_inner_texts(), section.locator("dl dd").all_inner_texts()
+
+
+def normalise(html_text):
+    return " ".join(re.sub(r"<[^>]+>", " ", html_text).replace("&amp;", "&").split())
+
+
+def test_page_shows_six_steps_with_titles_and_counters(page, expected):
+    site, steps, _ = expected
+    sections = page.page.get_by_role("region")
+    for computed in steps:
+        step = computed.step
+        section = page.page.get_by_role("region", name=step.title, exact=True)
+        assert section.count() == 1
+        assert f"Step {step.number} of {len(steps)}" in section.inner_text()
+    assert sections.count() >= len(steps)
+
+
+def test_every_control_updates_readouts_prose_and_chart(page, expected):
+    _, steps, prose = expected
+    p = page.page
+    # Count Plotly calls: charts must be updated in place with Plotly.react.
+    p.evaluate("""() => {
+        window.__calls = {react: 0, newPlot: 0};
+        const real = {react: Plotly.react, newPlot: Plotly.newPlot};
+        Plotly.react = function () { window.__calls.react++; return real.react.apply(this, arguments); };
+        Plotly.newPlot = function () { window.__calls.newPlot++; return real.newPlot.apply(this, arguments); };
+    }""")
+    clicks = 0
+    for computed, texts in zip(steps, prose):
+        step = computed.step
+        section = p.get_by_role("region", name=step.title, exact=True)
+        section.scroll_into_view_if_needed()
+        chart = section.locator("[data-chart]")
+        chart.locator(".main-svg").first.wait_for()
+        choice = {c.name: c.values.index(c.default) for c in step.controls}
+        for control in step.controls:
+            group = section.get_by_role("group", name=control.label, exact=True)
+            for index, value in enumerate(control.values):
+                name = control.button.replace("{value}", str(value))
+                group.get_by_role("button", name=re.compile(rf"^{re.escape(name)}\b")).click()
+                clicks += 1
+                choice[control.name] = index
+                key = ".".join(str(choice[c.name]) for c in step.controls)
+                state = computed.by_key(key)
+                button = group.get_by_role("button", pressed=True)
+                assert button.count() == 1 and button.inner_text().startswith(name)
+                labels, values = readouts(section)
+                assert labels == [r.label for r in step.readouts]
+                assert values == state.readouts, (step.title, key)
+                html, summary = texts.states[key]
+                assert normalise(section.locator("[data-prose]").inner_html()) == normalise(html)
+                if summary:
+                    assert section.locator("figcaption").inner_text() == summary
+                drawn = chart.evaluate("el => el.data.map(t => { const c = Object.assign({}, t); delete c.uid; return c; })")
+                assert drawn == _expected_traces(step, state), (step.title, key)
+        assert chart.locator(".main-svg").count() >= 1
+    calls = p.evaluate("window.__calls")
+    assert calls["newPlot"] == 0, "a click created a new plot instead of updating it"
+    assert calls["react"] >= len(steps)
+    assert page.blocked == [], f"the page made network requests: {page.blocked}"
+    assert page.errors == []
+    assert clicks > 30
+
+
+def _expected_traces(step, state):
+    """The traces the chart must show for a state, as JSON would carry them."""
+    figure = charts.get(step.chart.kind).figure(step.chart, state.chart)
+    return json.loads(json.dumps(figure["data"]))
+
+
+def test_no_network_requests_and_no_console_errors(page):
+    page.page.mouse.wheel(0, 20000)
+    page.page.wait_for_timeout(500)
+    assert page.blocked == []
+    assert page.errors == []
+
+
+def test_default_states_render_without_javascript(built_site, browser, expected):
+    out, _ = built_site
+    _, steps, prose = expected
+    context = browser.new_context(java_script_enabled=False)
+    p = context.new_page()
+    p.goto((out / SLUG / "index.html").as_uri())
+    for computed, texts in zip(steps, prose):
+        section = p.get_by_role("region", name=computed.step.title, exact=True)
+        default = computed.by_key(computed.default_key)
+        assert readouts(section)[1] == default.readouts
+        html, _ = texts.states[computed.default_key]
+        assert normalise(section.locator("[data-prose]").inner_html()) == normalise(html)
+        live = section.locator("[data-prose]")
+        assert live.get_attribute("aria-live") == "polite"
+    context.close()

@@ -1,0 +1,39 @@
+import numpy as np
+import pytest
+
+from generator import formats
+
+
+@pytest.mark.parametrize("value, text", [(0.2213, "22%"), (0.345, "35%"), (0.125, "13%"), (1.0, "100%"),
+                                         (np.float64(0.885), "89%")])
+def test_percent_rounds_half_up(value, text):
+    assert formats.percent(value) == text
+
+
+@pytest.mark.parametrize("value, digits, text", [(2.5371, 2, "2.54"), (0.125, 2, "0.13"), (2.0, 2, "2.00"),
+                                                 (0.4749, 2, "0.47"), (3.14159, 1, "3.1")])
+def test_fixed(value, digits, text):
+    assert formats.fixed(value, digits) == text
+
+
+def test_count_and_shape():
+    assert formats.count(16384) == "16,384"
+    assert formats.count(np.int64(4096)) == "4,096"
+    assert formats.shape((64, 64)) == "64×64"
+
+
+def test_formatter_specs():
+    assert formats.formatter("fixed:3")(1) == "1.000"
+    assert formats.formatter("percent")(0.5) == "50%"
+    assert formats.formatter("nope") is None
+
+
+def test_nan_cannot_be_formatted():
+    with pytest.raises(ValueError):
+        formats.fixed(float("nan"))
+
+
+def test_plain_converts_numpy():
+    assert formats.plain(np.array([[1.5, 2]])) == [[1.5, 2.0]]
+    assert type(formats.plain(np.int32(3))) is int
+    assert formats.plain((np.int64(64), 64)) == (64, 64)
