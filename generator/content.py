@@ -67,6 +67,7 @@ class Chart:
     y_title: str
     y_format: str
     height: int
+    wide: bool
 
 
 @dataclass

@@ -45,6 +45,7 @@ class StepView:
     hint: str
     deeper: str
     chart_height: int
+    wide: bool
     table: dict = field(default_factory=dict)
 
 
@@ -114,6 +115,7 @@ def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
         subtitle=step.subtitle, controls=controls,
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
         prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
+        wide=step.chart.wide,
     )
 
 

@@ -173,7 +173,9 @@ CHART = {
     "x_title": Option((str,), "Title of the x axis.", default=""),
     "y_title": Option((str,), "Title of the y axis.", default=""),
     "y_format": Option((str,), "Plotly (d3) tick format of the y axis, e.g. '.0%'.", default=""),
-    "height": Option((int,), "Chart height in pixels.", default=360),
+    "height": Option((int,), "Chart height in pixels.", default=360,
+                     check=lambda v: None if 120 <= v <= 2000 else f"expected 120 to 2000 pixels, found {v}"),
+    "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
 }
 
 STEP = {

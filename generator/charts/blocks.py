@@ -53,12 +53,19 @@ def _strip(chart, values, sizes, labels, starts, total) -> dict:
     }
     shapes, annotations = [], []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
-        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": start - 0.5, "x1": start + size - 0.5,
+        left, right = start - 0.5, start + size - 0.5
+        # Each block gets a band in its own colour above the strip, and its label on the band.
+        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left, "x1": right,
                        "y0": -0.5, "y1": 0.5, "line": {"color": "#ffffff", "width": 3}})
+        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left + 0.15, "x1": right - 0.15,
+                       "y0": 0.6, "y1": 0.85, "line": {"width": 0},
+                       "fillcolor": CATEGORICAL[index % len(CATEGORICAL)]})
         annotations.append({"text": f"{label}<br>{start}–{start + size - 1}", "x": start + (size - 1) / 2,
-                            "y": 0.5, "xref": "x", "yref": "y", "yanchor": "bottom", "showarrow": False,
+                            "y": 0.9, "xref": "x", "yref": "y", "yanchor": "bottom", "showarrow": False,
                             "font": {"size": 11 if len(sizes) <= 4 else 9}})
     layout = base_layout(chart, shapes=shapes, annotations=annotations,
-                         xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8)),
-                         yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 1.2]))
+                         xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8),
+                                    showgrid=False),
+                         yaxis=axis(chart.y_title, showticklabels=False, showgrid=False, ticks="",
+                                    range=[-0.5, 1.5]))
     return {"data": [strip], "layout": layout}
