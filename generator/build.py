@@ -7,7 +7,9 @@ from pathlib import Path
 
 from .assets import collect_assets, versioned_names
 from .content import Site, load_site
+from .embeds import render_embeds
 from .errors import Problem
+from .offline import render_offline
 from .pages import render_pages
 from .prose import render_prose
 from .states import compute_site
@@ -28,9 +30,12 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     computed = compute_site(site)                                     # 2. compute every state
     prose = render_prose(site, computed)                              # 3. prose of every state
     assets = collect_assets(chosen)
-    pages = render_pages(site, computed, prose, chosen, versioned_names(assets))  # 4. pages
+    names = versioned_names(assets)
+    pages = render_pages(site, computed, prose, chosen, names)        # 4. pages
+    pages += render_embeds(site, computed, prose, chosen, names)      #    embeds for iframes
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages})
+    files.update(render_offline(site, files))                         #    single-file copies
     files[".nojekyll"] = b""
     if out_dir is not None:
         write_site(out_dir, files)                                    # 5. write, atomically

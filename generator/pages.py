@@ -11,6 +11,7 @@ from . import charts
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
+from .sharing import EmbedCode, embed_code, offline_path
 from .states import StepStates
 from .theme import Theme
 
@@ -47,6 +48,7 @@ class StepView:
     chart_height: int
     wide: bool
     table: dict = field(default_factory=dict)
+    embed: EmbedCode | None = None     # the iframe code offered by the step's Embed button
 
 
 def explainer_href(slug: str, root: str) -> str:
@@ -67,10 +69,10 @@ def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[
         pool = Pool()
         payload_steps, views = [], []
         for states, texts in zip(steps, step_prose):
-            figures = {s.key: charts.get(states.step.chart.kind).figure(states.step.chart, s.chart)
-                       for s in states.states}
-            payload_steps.append(step_payload(states, texts, figures, pool))
-            views.append(_step_view(states, texts, len(steps)))
+            payload_steps.append(step_payload(states, texts, step_figures(states), pool))
+            view = step_view(states, texts, len(steps))
+            view.embed = embed_code(site, explainer, states.step, root)
+            views.append(view)
         data = {"steps": payload_steps, "pool": pool.items}
         index = [e.slug for e in site.explainers].index(explainer.slug)
         neighbours = {
@@ -83,7 +85,7 @@ def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[
             questions=split_questions(explainer.questions, to_html),
             series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
             neighbours=neighbours, canonical=f"{site.config.base_url}{explainer.slug}/" if site.config.base_url
-            else "",
+            else "", offline_href=f"{root}{offline_path(explainer.slug)}",
         )
         pages.append(Page(f"{explainer.slug}/index.html", html))
     return pages
@@ -95,7 +97,13 @@ def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:
     return [(parts[i].strip(), to_html(parts[i + 1].strip())) for i in range(1, len(parts) - 1, 2)]
 
 
-def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
+def step_figures(states: StepStates) -> dict[str, dict]:
+    """State key -> the Plotly figure of that state."""
+    kind = charts.get(states.step.chart.kind)
+    return {s.key: kind.figure(states.step.chart, s.chart) for s in states.states}
+
+
+def step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
     step = states.step
     default = states.by_key(states.default_key)
     html, summary = texts.states[states.default_key]
@@ -105,6 +113,7 @@ def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
         for index, value in enumerate(control.values):
             buttons.append({
                 "index": index,
+                "value": str(value),  # deep links name values, not indices
                 "text": control.button.replace("{value}", str(value)),
                 "detail": str(control.details[index]) if control.details else "",
                 "pressed": value == control.default,

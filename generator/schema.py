@@ -111,6 +111,24 @@ LABELS = {
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
+    # Embeds and single-file copies (see docs/embedding.md).
+    "embed": Option((str,), "The button under each figure that shows its iframe code.", default="Embed"),
+    "embed_help": Option((str,), "Explains the iframe code.",
+                         default="Paste this HTML into a course page or website. The figure stays "
+                                 "interactive and sets its own height where the page allows it."),
+    "embed_code": Option((str,), "Label of the box holding the iframe code.", default="Embed code (HTML)"),
+    "embed_relative": Option((str,), "Shown when the iframe address is relative (the site has no base_url).",
+                             default="This address is relative: it works on pages published beside this "
+                                     "site. Open the page from its web address to get one that works anywhere."),
+    "embed_state": Option((str,), "Option to open the embedded figure in the state shown.",
+                          default="Open in the state shown"),
+    "copy_code": Option((str,), "Button that copies the iframe code.", default="Copy code"),
+    "copied": Option((str,), "Confirms the iframe code was copied.", default="Copied."),
+    "copy_failed": Option((str,), "Shown when the browser refuses to copy.",
+                          default="The code is selected: press Ctrl+C (⌘C on a Mac) to copy it."),
+    "open_full": Option((str,), "Link from an embed to the full explainer.", default="Open the full explainer"),
+    "save_offline": Option((str,), "Link to the explainer as one HTML file for offline reading.",
+                           default="Save as one file for offline reading"),
 }
 
 SITE = {

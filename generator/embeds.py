@@ -1,0 +1,58 @@
+"""Render the embeds: each explainer whole (embed/<slug>/index.html) and each
+step alone (embed/<slug>/step-<n>.html), for iframes in course pages.
+
+An embed has no site navigation, only a small link to the full explainer,
+and runs with no script on the host page, because LMS editors such as Canvas
+and Moodle strip scripts but keep iframes. A step embed carries only its own
+step's data, so it stays small."""
+from __future__ import annotations
+
+from .content import Explainer, Site
+from .pages import Page, explainer_href, step_figures, step_view
+from .payload import Pool, script_json, step_payload
+from .prose import MarkdownRenderer, StepProse
+from .sharing import embed_path
+from .states import StepStates
+from .theme import Theme
+
+ROOT = "../../"  # embed/<slug>/ is two levels below the build root
+
+
+def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
+                  theme: Theme, assets: dict[str, str]) -> list[Page]:
+    to_html = MarkdownRenderer()
+    pages = []
+    for explainer in site.explainers:
+        steps = list(zip(computed[explainer.slug], prose[explainer.slug]))
+        views = [step_view(states, texts, len(steps)) for states, texts in steps]
+        figures = [step_figures(states) for states, _ in steps]
+
+        pool = Pool()
+        data = {"steps": [step_payload(s, t, f, pool) for (s, t), f in zip(steps, figures)], "pool": pool.items}
+        html = theme.render(
+            "embed.html", **_context(site, explainer, assets, None), steps=views, payload=script_json(data),
+            intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+        )
+        pages.append(Page(embed_path(explainer.slug), html))
+
+        for (states, texts), view, step_figure in zip(steps, views, figures):
+            pool = Pool()
+            data = {"steps": [step_payload(states, texts, step_figure, pool)], "pool": pool.items}
+            html = theme.render(
+                "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
+                payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
+            )
+            pages.append(Page(embed_path(explainer.slug, view.number), html))
+    return pages
+
+
+def _context(site: Site, explainer: Explainer, assets: dict[str, str], step_number: int | None) -> dict:
+    full = f"{site.config.base_url}{explainer.slug}/index.html" if site.config.base_url \
+        else explainer_href(explainer.slug, ROOT)
+    if step_number is not None:
+        full += f"#step-{step_number}"
+    return {
+        "site": site.config, "labels": site.config.labels, "root": ROOT, "explainer": explainer,
+        "embed_step": step_number, "full_href": full,
+        "asset": lambda name: f"{ROOT}assets/{assets[name]}",
+    }

@@ -1,0 +1,250 @@
+/* Sharing: deep links (the address fragment holds the state of the steps)
+   and the Embed button's iframe code. Loaded after runtime.js, it works only
+   through window.explainerRuntime and the "explainer:state" events, so the
+   runtime knows nothing about addresses. Classic script: pages run from file://.
+
+   Fragment format (docs/deep-links.md):  #step-3&s1=query:The&s3=head:2,query:cat
+   - an item without "=" is the element to scroll to (a step anchor);
+   - "s<n>=" gives step n's choices as control-name:value pairs, values
+     encoded with encodeURIComponent; only steps away from their defaults appear;
+   - anything unknown or stale is ignored, and that step keeps its default. */
+(function () {
+  "use strict";
+
+  var runtime = window.explainerRuntime;
+  if (!runtime) return;
+  var steps = runtime.steps;
+  var slice = Array.prototype.slice;
+  var scrollTarget = null;   // the step the reader last worked in
+  var applying = false;
+  // Links that carry the current state along (an embed's link to the full explainer);
+  // each keeps its own fragment (#step-3) for when every step is at its default.
+  var stateLinks = slice.call(document.querySelectorAll("a[data-state-link]")).map(function (link) {
+    return { link: link, fragment: link.getAttribute("href").split("#")[1] || "" };
+  });
+
+  function stepNumber(step) {
+    var match = /^step-(\d+)$/.exec(step.section.id);
+    return match ? match[1] : null;
+  }
+
+  function buttonsOf(group) { return slice.call(group.querySelectorAll("button[data-index]")); }
+
+  function pressedIn(group) { return group.querySelector('button[aria-pressed="true"]'); }
+
+  function decode(text) {
+    try { return decodeURIComponent(text); } catch (err) { return null; }  // malformed %-escapes
+  }
+
+  /* ---- Deep links: reading ---- */
+
+  function parseFragment(hash) {
+    var parsed = { target: null, states: {}, hasStates: false };
+    hash.replace(/^#/, "").split("&").forEach(function (item) {
+      if (!item) return;
+      var equals = item.indexOf("=");
+      if (equals < 0) {
+        if (parsed.target === null) parsed.target = decode(item);
+        return;
+      }
+      var match = /^s(\d+)$/.exec(item.slice(0, equals));
+      if (!match) return;
+      var choices = {};
+      item.slice(equals + 1).split(",").forEach(function (pair) {
+        var colon = pair.indexOf(":");
+        if (colon <= 0) return;
+        var value = decode(pair.slice(colon + 1));
+        if (value !== null) choices[pair.slice(0, colon)] = value;
+      });
+      parsed.states[String(Number(match[1]))] = choices;
+      parsed.hasStates = true;
+    });
+    return parsed;
+  }
+
+  // Every step takes the choices the fragment names and its defaults for the rest.
+  function applyStates(states) {
+    applying = true;
+    try {
+      steps.forEach(function (step) {
+        var wanted = states[stepNumber(step)] || {};
+        var defaults = String(step.spec.default).split(".");
+        step.groups.forEach(function (group, index) {
+          var buttons = buttonsOf(group);
+          var name = group.getAttribute("data-name");
+          var choice = null;
+          if (Object.prototype.hasOwnProperty.call(wanted, name)) {
+            choice = buttons.filter(function (b) { return b.getAttribute("data-value") === wanted[name]; })[0];
+          }
+          if (!choice) {
+            choice = buttons.filter(function (b) { return b.getAttribute("data-index") === defaults[index]; })[0];
+          }
+          if (choice && choice !== pressedIn(group)) step.select(group, choice);
+        });
+      });
+    } finally {
+      applying = false;
+    }
+  }
+
+  function framed() {
+    try { return window.self !== window.top; } catch (err) { return true; }
+  }
+
+  function scrollToTarget(target) {
+    // In an iframe, scrolling would move the host page under the reader.
+    if (!target || framed()) return;
+    var element = document.getElementById(target);
+    if (element) element.scrollIntoView();
+  }
+
+  /* ---- Deep links: writing ---- */
+
+  // "s3=head:2,query:cat" for a step away from its defaults, "" otherwise.
+  function stepFragment(step) {
+    var number = stepNumber(step);
+    if (number === null || step.key === step.spec.default) return "";
+    var pairs = step.groups.map(function (group) {
+      var button = pressedIn(group);
+      return group.getAttribute("data-name") + ":" + encodeURIComponent(button.getAttribute("data-value"));
+    });
+    return "s" + number + "=" + pairs.join(",");
+  }
+
+  function pageFragment(target) {
+    if (target === undefined) target = scrollTarget;
+    var parts = target ? [encodeURIComponent(target)] : [];
+    steps.forEach(function (step) {
+      var part = stepFragment(step);
+      if (part) parts.push(part);
+    });
+    return parts.join("&");
+  }
+
+  function withFragment(url, fragment) {
+    return url.split("#")[0] + (fragment ? "#" + fragment : "");
+  }
+
+  function writeFragment() {
+    var fragment = pageFragment();
+    var url = withFragment(location.href, fragment);
+    if (url !== location.href) {
+      try {
+        // replaceState, not pushState: clicking through states must not fill the Back button.
+        history.replaceState(history.state, "", url);
+      } catch (err) {
+        // Some sandboxed frames refuse address changes; the page works on without them.
+      }
+    }
+    updateStateLinks();
+  }
+
+  function updateStateLinks() {
+    stateLinks.forEach(function (entry) {
+      entry.link.href = withFragment(entry.link.href, pageFragment(scrollTarget || entry.fragment));
+    });
+  }
+
+  document.addEventListener("explainer:state", function (event) {
+    if (applying) return;
+    var section = event.target.closest ? event.target.closest("section[data-step]") : null;
+    if (section && section.id) scrollTarget = section.id;
+    writeFragment();
+  });
+
+  window.addEventListener("hashchange", function () {
+    var parsed = parseFragment(location.hash);
+    scrollTarget = parsed.target;
+    if (parsed.hasStates) {
+      applyStates(parsed.states);
+      scrollToTarget(parsed.target);
+    } else {
+      // A plain #anchor (the step list, the pager): keep the reader's choices in the address.
+      writeFragment();
+    }
+  });
+
+  var initial = parseFragment(location.hash);
+  scrollTarget = initial.target;
+  if (initial.hasStates) {
+    applyStates(initial.states);
+    // The browser cannot scroll to "step-3&s3=…" by itself: no element has that id.
+    scrollToTarget(initial.target);
+  }
+  updateStateLinks();
+
+  /* ---- The Embed button: iframe code, optionally opening in the state shown ---- */
+
+  function escapeAttribute(text) {
+    // The same escaping as Python's html.escape(quote=True), which wrote the code at build time.
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  }
+
+  function absoluteSource(src) {
+    // Without a base_url the build wrote a relative address; a page served over
+    // http(s) knows its own address, so the code can still work anywhere.
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || !/^https?:$/.test(location.protocol)) return null;
+    try { return new URL(src, location.href).href; } catch (err) { return null; }
+  }
+
+  function EmbedCode(box) {
+    this.box = box;
+    this.original = box.value;
+    this.src = box.getAttribute("data-embed-src");
+    var panel = box.closest("details") || box.parentNode;
+    var section = box.closest("section[data-step]");
+    this.step = steps.filter(function (step) { return step.section === section; })[0] || null;
+    this.option = panel.querySelector("[data-embed-state]");
+    this.status = panel.querySelector("[data-embed-status]");
+    var actions = panel.querySelector(".embed-actions");
+    if (actions) actions.hidden = false;
+    this.absolute = absoluteSource(this.src);
+    var note = panel.querySelector("[data-embed-relative]");
+    if (note && this.absolute) note.hidden = true;
+    var self = this;
+    if (this.option) this.option.addEventListener("change", function () { self.refresh(); });
+    var copy = panel.querySelector("[data-embed-copy]");
+    if (copy) copy.addEventListener("click", function () { self.copy(); });
+    if (section) section.addEventListener("explainer:state", function () { self.refresh(); });
+    this.refresh();
+  }
+
+  EmbedCode.prototype.refresh = function () {
+    var src = this.absolute || this.src;
+    var state = this.step && (!this.option || this.option.checked) ? stepFragment(this.step) : "";
+    if (state) src = withFragment(src, state);
+    this.box.value = this.original.replace('src="' + escapeAttribute(this.src) + '"',
+                                           'src="' + escapeAttribute(src) + '"');
+    if (this.status) this.status.textContent = "";
+  };
+
+  EmbedCode.prototype.copy = function () {
+    var box = this.box, status = this.status;
+    box.focus();
+    box.select();
+    function report(copied) {
+      if (status) status.textContent = status.getAttribute(copied ? "data-copied" : "data-failed");
+    }
+    function legacyCopy() {
+      try { return document.execCommand("copy"); } catch (err) { return false; }
+    }
+    // The Clipboard API needs a secure context and may still refuse (file://, a
+    // frame without permission); the old command is the fallback, and the text
+    // stays selected for Ctrl+C when both fail.
+    if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
+      try {
+        navigator.clipboard.writeText(box.value).then(function () { report(true); },
+                                                      function () { report(legacyCopy()); });
+        return;
+      } catch (err) { /* fall through */ }
+    }
+    report(legacyCopy());
+  };
+
+  slice.call(document.querySelectorAll("textarea[data-embed-code]")).forEach(function (box) {
+    new EmbedCode(box);
+  });
+
+  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment };
+})();
