@@ -6,13 +6,17 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser
+.PHONY: build test serve check clean browser dist
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
 
 check: $(VENV)/.runtime
 	$(PY) -m generator check --strict
+
+# The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
+dist: $(VENV)/.runtime
+	$(PY) -m generator dist
 
 serve: $(VENV)/.runtime
 	$(PY) -m generator serve --port $(PORT)

@@ -55,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     build = command("build", _build, "Build the site into the output folder.")
     build.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
     command("check", _check, "Validate the content and compute every state, writing nothing.")
+    dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution.")
+    dist.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
+    dist.add_argument("--zip", type=Path, help="the archive to write (default: dist/<site title>.zip)")
     serve = command("serve", _serve, "Serve the site with live reload, rebuilding on change.")
     serve.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
@@ -79,6 +82,19 @@ def _check(args) -> int:
     _warn(result.warnings, args.strict)
     states = sum(len(s.controls) for e in result.site.explainers for s in e.steps)
     print(f"OK: {len(result.site.explainers)} explainers checked ({states} controls)")
+    return 0
+
+
+def _dist(args) -> int:
+    from .archive import archive_name, pack_site
+    from .build import build
+
+    result = build(args.content, args.out, args.themes, args.theme)
+    _warn(result.warnings, args.strict)
+    name = archive_name(result.site.config.title)
+    target = args.zip or PROJECT / "dist" / f"{name}.zip"
+    count = pack_site(args.out, target, name)
+    print(f"Packed {count} files from {args.out} into {target}")
     return 0
 
 

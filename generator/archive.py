@@ -1,0 +1,48 @@
+"""The distributable zip: the whole built site in one archive, for readers
+who need it offline (a course's USB stick, a classroom without Wi-Fi).
+
+The archive is reproducible: entries are sorted, and every entry has the same
+timestamp and permissions, so the same build always gives the same bytes."""
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+from pathlib import Path
+
+from .errors import BuildError
+from .writer import MARKER
+
+# The earliest date a zip entry can hold; any fixed date would do.
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def archive_name(site_title: str) -> str:
+    """'Lensa ML' -> 'lensa-ml': the zip's file name and its top folder."""
+    return re.sub(r"[^a-z0-9]+", "-", site_title.lower()).strip("-") or "site"
+
+
+def pack_site(build_dir: Path, zip_path: Path, folder: str) -> int:
+    """Write build_dir into zip_path under `folder/`; return the number of files.
+    The zip is written beside its target and renamed into place."""
+    if not (build_dir / MARKER).is_file():
+        raise BuildError(f"{build_dir}: is not a build of this generator (run 'make build' first)")
+    if zip_path.exists() and not zipfile.is_zipfile(zip_path):
+        raise BuildError(f"{zip_path}: exists and is not a zip archive; refusing to replace it")
+    files = sorted((p.relative_to(build_dir).as_posix(), p) for p in build_dir.rglob("*")
+                   if p.is_file() and p.name != MARKER)
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    temp = zip_path.with_name(f".{zip_path.name}.tmp-{os.getpid()}")
+    try:
+        with zipfile.ZipFile(temp, "w") as archive:
+            for name, path in files:
+                info = zipfile.ZipInfo(f"{folder}/{name}", FIXED_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.create_system = 3                 # Unix, so the permissions below apply
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, path.read_bytes(), compresslevel=9)
+        os.replace(temp, zip_path)
+    except OSError as err:
+        temp.unlink(missing_ok=True)
+        raise BuildError(f"{zip_path}: cannot write the archive ({err.strerror or err})") from None
+    return len(files)

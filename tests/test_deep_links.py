@@ -1,0 +1,202 @@
+"""Deep links (themes/default/static/share.js): the address fragment holds
+the state of the steps, survives a reload, never fills the history, and any
+fragment it cannot use gives the defaults without an error."""
+import re
+
+import pytest
+
+from generator.build import build
+
+from .conftest import THEMES
+
+SLUG = "multi-head-attention"
+
+# A step whose values need escaping in an address: spaces, the format's own
+# separators, a non-ASCII letter and characters that end a URL part.
+AWKWARD = {
+    "coin-flips/model.py": '''
+        import numpy as np
+
+        FLIPS = [1, 2, 3]
+        WORDS = ["a b", "c:d", "e,f&g=h", "ü/?#%"]
+
+
+        def runs(flips):
+            p = 0.5 ** np.arange(1, 4)
+            return {"values": {"flips": flips, "probability": float(p[flips - 1]), "outcomes": 2 ** flips},
+                    "chart": {"x": ["1", "2", "3"], "y": p.tolist(), "highlight": flips - 1}}
+
+
+        def words(word):
+            return {"values": {"word": word, "length": len(word)},
+                    "chart": {"x": WORDS, "y": [len(w) for w in WORDS], "highlight": WORDS.index(word)}}
+        ''',
+    "coin-flips/steps/02-words.md": '''
+        +++
+        title = "Words"
+        compute = "words"
+
+        [[controls]]
+        name = "word"
+        label = "Word"
+        values = "WORDS"
+        default = "a b"
+
+        [[readouts]]
+        label = "Length"
+        value = "length"
+        format = "count"
+
+        [chart]
+        kind = "bar"
+        +++
+        The word {{ word }} has {{ length }} characters.
+        ''',
+}
+
+
+def open_page(watch, url):
+    watch.page.goto(url)
+    watch.page.wait_for_function("window.explainerRuntime && window.explainerShare")
+    return watch.page
+
+
+def step(page, title):
+    return page.get_by_role("region", name=title, exact=True)
+
+
+def pressed(section, group):
+    return section.get_by_role("group", name=group, exact=True).get_by_role("button", pressed=True).inner_text()
+
+
+def click(section, group, name):
+    # Buttons may carry a second line (a detail), so match the start of the name.
+    section.get_by_role("group", name=group, exact=True).get_by_role(
+        "button", name=re.compile(rf"^{re.escape(name)}(\s|$)")).click()
+
+
+def fragment(page):
+    return page.evaluate("location.hash")
+
+
+@pytest.fixture
+def explainer(built_site):
+    out, _ = built_site
+    return (out / SLUG / "index.html").as_uri()
+
+
+def test_a_deep_link_survives_a_reload(offline_page, explainer, browser):
+    page = open_page(offline_page, explainer)
+    first, third = step(page, "One Head's Limit"), step(page, "Different Patterns")
+    click(first, "Query", "sat")
+    click(third, "Head", "Head 5")
+    click(third, "Query", "The")
+    assert fragment(page) == "#step-3&s1=query:sat&s3=head:5,query:The"
+    readouts = third.locator("dl dd").all_inner_texts()
+    page.reload()
+    page.wait_for_function("window.explainerShare")
+    assert pressed(first, "Query") == "sat"
+    assert pressed(third, "Head").startswith("Head 5")
+    assert pressed(third, "Query") == "The"
+    assert third.locator("dl dd").all_inner_texts() == readouts
+    # Opened elsewhere (a shared link), the page scrolls to the step the reader was working in.
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = context.new_page()
+    other.goto(f"{explainer}#step-3&s1=query:sat&s3=head:5,query:The")
+    other.wait_for_function("window.explainerShare")
+    assert pressed(step(other, "Different Patterns"), "Head").startswith("Head 5")
+    top = other.evaluate("document.getElementById('step-3').getBoundingClientRect().top")
+    assert 0 <= top < 100
+    context.close()
+    assert offline_page.errors == []
+
+
+def test_interactions_replace_the_address_without_adding_history(offline_page, explainer):
+    page = open_page(offline_page, explainer)
+    length = page.evaluate("history.length")
+    section = step(page, "Multiple Heads")
+    for value in ["1", "2", "8", "4", "2"]:
+        click(section, "Heads", value)
+    assert fragment(page) == "#step-2&s2=heads:2"
+    assert page.evaluate("history.length") == length
+    # Back at the default, the step leaves the fragment; the scroll target stays.
+    click(section, "Heads", "4")
+    assert fragment(page) == "#step-2"
+    assert offline_page.errors == []
+
+
+GARBAGE = [
+    "#garbage", "#s3=head:99,query:nobody", "#s99=query:cat", "#%E0%A4%A", "#s3=%E0%A4%A:%ZZ",
+    "#s3=", "#&&==&", "#s1=query", "#s1=query:cat:cat", "#step-999&s2=heads:three",
+    "#<script>alert(1)</script>", "#s1=__proto__:x,constructor:y", "#s2=heads:8&s2=heads:nine",
+]
+
+
+def at_defaults(page):
+    return page.evaluate("() => explainerRuntime.steps.every(s => s.key === s.spec.default)")
+
+
+@pytest.mark.parametrize("garbage", ["#s3=%E0%A4%A:%ZZ&s99=query:cat&&==", "#<script>alert(1)</script>"])
+def test_an_unusable_fragment_gives_the_defaults(offline_page, explainer, garbage):
+    page = open_page(offline_page, explainer + garbage)
+    assert at_defaults(page)
+    assert pressed(step(page, "One Head's Limit"), "Query") == "cat"
+    assert pressed(step(page, "Multiple Heads"), "Heads") == "4"
+    assert offline_page.errors == []
+
+
+def test_unusable_fragments_while_reading_give_the_defaults(offline_page, explainer):
+    page = open_page(offline_page, explainer)
+    for garbage in GARBAGE:
+        # The runtime's hashchange listener was added first, so it has run when this promise resolves.
+        page.evaluate("""hash => new Promise(done => {
+            window.addEventListener("hashchange", done, {once: true});
+            location.hash = hash;
+        })""", garbage)
+        assert at_defaults(page), garbage
+    assert offline_page.errors == []
+
+
+def test_a_stale_fragment_keeps_what_still_applies(offline_page, explainer):
+    page = open_page(offline_page, explainer)
+    page.evaluate("location.hash = '#s3=head:99,query:mat,gone:1'")
+    third = step(page, "Different Patterns")
+    page.wait_for_function("explainerRuntime.steps[2].key !== explainerRuntime.steps[2].spec.default")
+    assert pressed(third, "Head").startswith("Head 1")
+    assert pressed(third, "Query") == "mat"
+    assert offline_page.errors == []
+
+
+def test_step_links_keep_the_state_in_the_address(offline_page, explainer):
+    page = open_page(offline_page, explainer)
+    first = step(page, "One Head's Limit")
+    click(first, "Query", "on")
+    first.get_by_role("link", name="Next step").click()
+    page.wait_for_function("location.hash === '#step-2&s1=query:on'")
+    assert page.evaluate("document.getElementById('step-2').getBoundingClientRect().top") < 100
+    # Going back to a fragment with other states applies them.
+    page.evaluate("location.hash = '#s2=heads:8'")
+    page.wait_for_function("explainerRuntime.steps[1].key !== explainerRuntime.steps[1].spec.default")
+    assert pressed(step(page, "Multiple Heads"), "Heads") == "8"
+    assert pressed(first, "Query") == "cat"
+    assert offline_page.errors == []
+
+
+def test_values_that_need_escaping_round_trip(tmp_site, tmp_path, offline_page):
+    out = tmp_path / "build"
+    build(tmp_site(AWKWARD), out, THEMES)
+    page = open_page(offline_page, (out / "coin-flips" / "index.html").as_uri())
+    words = step(page, "Words")
+    group = words.get_by_role("group", name="Word", exact=True)
+    group.get_by_role("button", name="e,f&g=h", exact=True).click()
+    assert fragment(page) == "#step-2&s2=word:e%2Cf%26g%3Dh"
+    group.get_by_role("button", name="ü/?#%", exact=True).click()
+    assert fragment(page) == "#step-2&s2=word:%C3%BC%2F%3F%23%25"
+    page.reload()
+    page.wait_for_function("window.explainerShare")
+    assert pressed(words, "Word") == "ü/?#%"
+    assert words.locator("dl dd").all_inner_texts() == ["5"]
+    page.evaluate("location.hash = '#s2=word:c%3Ad'")
+    page.wait_for_function("document.querySelector('#step-2 dd').textContent === '3'")
+    assert pressed(words, "Word") == "c:d"
+    assert offline_page.errors == []

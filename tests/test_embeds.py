@@ -1,0 +1,270 @@
+"""Embeds: each explainer whole and each step alone, with minimal chrome, and
+a course page on one localhost port that embeds steps served from another
+port, as a Canvas page would (no script of its own)."""
+import functools
+import html
+import json
+import re
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from generator.build import build
+from generator.content import load_site
+from generator.prose import render_prose
+from generator.sharing import embed_code
+from generator.states import compute_site
+
+from .conftest import CONTENT, THEMES
+
+SLUG = "multi-head-attention"
+
+
+def payload(page_html):
+    return json.loads(re.search(r'<script type="application/json" id="explainer-data">(.*?)</script>',
+                                page_html, re.S).group(1))
+
+
+@pytest.fixture
+def tiny_build(tmp_site, tmp_path):
+    out = tmp_path / "build"
+    build(tmp_site(), out, THEMES)
+    return out
+
+
+def test_every_explainer_and_step_has_an_embed(tiny_build):
+    whole = (tiny_build / "embed/coin-flips/index.html").read_text()
+    step = (tiny_build / "embed/coin-flips/step-1.html").read_text()
+    for page in (whole, step):
+        assert "site-header" not in page and "series-nav" not in page and "site-footer" not in page
+        assert '<meta name="robots" content="noindex">' in page
+        link = re.search(r'<a href="([^"]+)" target="_blank" rel="noopener" data-state-link>', page)
+        assert link, "an embed links to its full explainer, in a new tab"
+        for script in ("runtime.js", "share.js", "frame.js", "plotly.min.js"):
+            assert f"assets/{script}?v=" in page
+    assert re.search(r'href="\.\./\.\./coin-flips/index\.html#step-1" target="_blank"', step)
+    # A step embed has no pager to steps that are not in it, and no Embed button of its own.
+    assert 'rel="next"' not in step and "data-embed-code" not in step
+    assert 'data-embed-step="1"' in step
+
+
+def test_a_step_embed_carries_only_its_own_step(built_site):
+    out, result = built_site
+    full = payload((out / SLUG / "index.html").read_text())
+    explainer = result.site.explainers[0]
+    for number, step in enumerate(explainer.steps, start=1):
+        page = (out / "embed" / SLUG / f"step-{number}.html").read_text()
+        data = payload(page)
+        assert len(data["steps"]) == 1
+        assert set(data["steps"][0]["states"]) == set(full["steps"][number - 1]["states"])
+        assert data["steps"][0]["default"] == full["steps"][number - 1]["default"]
+        assert page.count('<section class="step"') == 1
+        assert f'id="step-{number}"' in page and 'data-step="0"' in page
+    whole = payload((out / "embed" / SLUG / "index.html").read_text())
+    assert len(whole["steps"]) == len(explainer.steps)
+
+
+def test_each_step_offers_its_iframe_code(tiny_build):
+    page = (tiny_build / "coin-flips/index.html").read_text()
+    box = re.search(r"<textarea[^>]*data-embed-code[^>]*>(.*?)</textarea>", page, re.S)
+    site = load_site(tiny_build.parent / "content")
+    explainer = site.explainers[0]
+    assert html.unescape(box.group(1)) == embed_code(site, explainer, explainer.steps[0], "../").html
+    assert 'data-embed-src="../embed/coin-flips/step-1.html"' in box.group(0)
+    assert "data-embed-relative" in page, "a relative address is explained"
+
+
+# ---- A course page on one port, the embeds on another ----
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def servers():
+    """Two static servers on 127.0.0.1: yield (start, stop) helpers."""
+    running = []
+
+    def start(folder):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        running.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield start
+    for server in running:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def expected():
+    site = load_site(CONTENT)
+    computed = compute_site(site)
+    return computed[SLUG], render_prose(site, computed)[SLUG]
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory, servers):
+    """The real content built with base_url set to where a server publishes it."""
+    tmp_path = tmp_path_factory.mktemp("published")
+    site_dir = tmp_path / "site"
+    origin = servers(site_dir)  # served from the folder the build is about to write
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    config = content / "site.toml"
+    config.write_text(f'base_url = "{origin}/"\n' + config.read_text())
+    build(content, site_dir, THEMES)
+    return origin, site_dir
+
+
+def iframe_code(page_html, number):
+    section = page_html.split(f'id="step-{number}"', 1)[1]
+    return html.unescape(re.search(r"<textarea[^>]*data-embed-code[^>]*>(.*?)</textarea>", section, re.S).group(1))
+
+
+RECORD_MESSAGES = """
+if (window === window.top) {
+  window.__messages = [];
+  window.addEventListener("message", function (event) {
+    var frames = Array.prototype.slice.call(document.querySelectorAll("iframe"));
+    window.__messages.push({ data: event.data, origin: event.origin,
+                             frame: frames.findIndex(function (f) { return f.contentWindow === event.source; }) });
+  });
+}
+"""
+
+
+def test_course_page_embeds_live_steps_from_another_origin(browser, published, servers, tmp_path, expected):
+    origin, site = published
+    steps, prose = expected
+    page_html = (site / SLUG / "index.html").read_text()
+    step3_code = iframe_code(page_html, 3)
+    assert f'src="{origin}/embed/{SLUG}/step-3.html"' in step3_code
+    # What an author pastes into an LMS page: the two iframes and nothing else.
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "week-3.html").write_text(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Week 3</title></head><body>"
+        f"<h1>Week 3</h1>{iframe_code(page_html, 1)}<p>Between the figures.</p>{step3_code}</body></html>")
+    course_origin = servers(course)
+    assert course_origin != origin
+
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    context.add_init_script(RECORD_MESSAGES)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{course_origin}/week-3.html")
+
+    def messages(frame, kind):
+        found = []
+        for m in page.evaluate("window.__messages"):
+            if m["frame"] != frame:
+                continue
+            data = json.loads(m["data"]) if isinstance(m["data"], str) else m["data"]
+            if kind == "generic" and isinstance(data, dict) and data.get("type") == "lensa:resize":
+                found.append((m, data))
+            if kind == "canvas" and isinstance(m["data"], str) and data.get("subject") == "lti.frameResize":
+                found.append((m, data))
+        return found
+
+    page.wait_for_function("""() => {
+        const kinds = new Set(window.__messages.map(m => m.frame + ':' + (typeof m.data === 'string' ? 'canvas' : m.data.type)));
+        return ['0:canvas', '0:lensa:resize', '1:canvas', '1:lensa:resize'].every(k => kinds.has(k));
+    }""")
+    for frame, number in ((0, 1), (1, 3)):
+        (message, generic), = messages(frame, "generic")[-1:]
+        assert message["origin"] == origin
+        assert generic["version"] == 1 and generic["slug"] == SLUG and generic["step"] == number
+        assert generic["height"] > steps[number - 1].step.chart.height
+        _, canvas = messages(frame, "canvas")[-1]
+        assert canvas["height"] == generic["height"]
+
+    # The controls inside the iframe work, by role and name, as a reader uses them.
+    embed = page.frame_locator(f'iframe[title="How Multi-Head Attention Works: {steps[2].step.title}"]')
+    step = steps[2].step
+    before = len(messages(1, "generic"))
+    embed.get_by_role("group", name="Head", exact=True).get_by_role("button", name="Head 5").click()
+    embed.get_by_role("group", name="Query", exact=True).get_by_role("button", name="mat", exact=True).click()
+    key = f"{step.controls[0].values.index(5)}.{step.controls[1].values.index('mat')}"
+    state = steps[2].by_key(key)
+    assert embed.locator("dl dd").all_inner_texts() == state.readouts
+    assert embed.locator("figcaption").inner_text() == prose[2].states[key][1]
+    embed.locator("[data-chart] .main-svg").first.wait_for()
+    # Every state change reports the height again.
+    page.wait_for_function(f"window.__messages.filter(m => m.frame === 1 && m.data.type === 'lensa:resize').length >= {before + 2}")
+    # The embed's own address holds its state, and its link to the full explainer carries it along.
+    frame = [f for f in page.frames if "step-3.html" in f.url][0]
+    assert frame.url.endswith("step-3.html#step-3&s3=head:5,query:mat")
+    link = embed.get_by_role("link", name=re.compile("Open the full explainer"))
+    assert link.get_attribute("href") == f"{origin}/{SLUG}/index.html#step-3&s3=head:5,query:mat"
+    assert errors == []
+    context.close()
+
+
+def test_host_helper_sizes_each_iframe_to_its_content(browser, published, servers, tmp_path):
+    origin, site = published
+    page_html = (site / SLUG / "index.html").read_text()
+    # A deep link in the src opens the embed in that state.
+    code = iframe_code(page_html, 3).replace("step-3.html", "step-3.html#s3=head:2,query:sat")
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "page.html").write_text(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Course</title></head><body>"
+        f"{code}{iframe_code(page_html, 6)}<script src='{origin}/assets/embed.js'></script></body></html>")
+    host = servers(course)
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{host}/page.html")
+    frames = page.locator("iframe")
+    for index in range(2):
+        page.wait_for_function("i => document.querySelectorAll('iframe')[i].style.height !== ''", arg=index)
+    embed = page.frame_locator("iframe").first
+    group = embed.get_by_role("group", name="Head", exact=True)
+    assert group.get_by_role("button", pressed=True).inner_text().startswith("Head 2")
+    assert embed.get_by_role("group", name="Query", exact=True).get_by_role("button", pressed=True).inner_text() == "sat"
+    # The iframe is as tall as the document inside it: no inner scrollbar.
+    inner = [f for f in page.frames if "step-3.html" in f.url][0]
+    content = inner.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+    page.wait_for_function(f"Math.abs(parseFloat(document.querySelector('iframe').style.height) - {content}) <= 1")
+    assert inner.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    # A message that does not come from an embed's own window resizes nothing.
+    height = frames.first.evaluate("f => f.style.height")
+    page.evaluate("""() => new Promise(done => {
+        // Messages to one window arrive in order: once "checked" arrives, the forgery was handled.
+        window.addEventListener("message", e => { if (e.data === "checked") done(); });
+        window.postMessage({type: "lensa:resize", version: 1, height: 99}, "*");
+        window.postMessage("checked", "*");
+    })""")
+    assert frames.first.evaluate("f => f.style.height") == height
+    assert errors == []
+    context.close()
+
+
+def test_embed_button_copies_absolute_code(browser, published, built_site, servers):
+    origin, _ = published
+    plain = servers(built_site[0])  # a build without base_url, served over http
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    for site, expected_origin in ((origin, origin), (plain, plain)):
+        page.goto(f"{site}/{SLUG}/index.html")
+        page.wait_for_function("window.explainerShare")
+        section = page.get_by_role("region", name="Concatenation", exact=True)
+        section.get_by_text("Embed", exact=True).click()
+        box = section.get_by_role("textbox", name="Embed code (HTML)")
+        # Without base_url, a page served over http still knows its address.
+        assert box.input_value().startswith(f'<iframe src="{expected_origin}/embed/{SLUG}/step-4.html" ')
+        assert not section.get_by_text("This address is relative").is_visible()
+        section.get_by_role("group", name="Heads", exact=True).get_by_role("button", name="8").click()
+        section.get_by_role("button", name="Copy code").click()
+        section.get_by_role("status").filter(has_text="Copied.").wait_for()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == box.input_value()
+        assert f'src="{expected_origin}/embed/{SLUG}/step-4.html#s4=heads:8"' in copied
+    context.close()
