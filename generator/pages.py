@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import charts
+from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
@@ -54,39 +55,47 @@ def explainer_href(slug: str, root: str) -> str:
 
 
 def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
-                 theme: Theme, assets: dict[str, str]) -> list[Page]:
+                 theme: Theme, assets: dict[str, str], cache: BuildCache | None = None) -> list[Page]:
+    """Every page; with a cache, an explainer page whose inputs are unchanged is reused."""
+    cache = cache or BuildCache()
     to_html = MarkdownRenderer()
     pages = [Page("index.html", theme.render("index.html", **_common(site, assets, ""),
                                              series=_series(site, "", None), extra=_extra(site, ""))),
              Page("404.html", theme.render("404.html", **_common(site, assets, None),
                                            inline_css=theme.static_text("style.css")))]
     for explainer in site.explainers:
-        root = "../"
-        steps = computed[explainer.slug]
-        step_prose = prose[explainer.slug]
-        pool = Pool()
-        payload_steps, views = [], []
-        for states, texts in zip(steps, step_prose):
-            figures = {s.key: charts.get(states.step.chart.kind).figure(states.step.chart, s.chart)
-                       for s in states.states}
-            payload_steps.append(step_payload(states, texts, figures, pool))
-            views.append(_step_view(states, texts, len(steps)))
-        data = {"steps": payload_steps, "pool": pool.items}
-        index = [e.slug for e in site.explainers].index(explainer.slug)
-        neighbours = {
-            "previous": _link(site, site.explainers[index - 1], root) if index > 0 else None,
-            "next": _link(site, site.explainers[index + 1], root) if index + 1 < len(site.explainers) else None,
-        }
-        html = theme.render(
-            "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
-            payload=script_json(data), intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
-            questions=split_questions(explainer.questions, to_html),
-            series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
-            neighbours=neighbours, canonical=f"{site.config.base_url}{explainer.slug}/" if site.config.base_url
-            else "",
-        )
-        pages.append(Page(f"{explainer.slug}/index.html", html))
+        pages.append(cache.page(explainer, site, theme, assets, lambda explainer=explainer: _explainer_page(
+            site, explainer, computed, prose, theme, assets, to_html)))
     return pages
+
+
+def _explainer_page(site: Site, explainer: Explainer, computed: dict[str, list[StepStates]],
+                    prose: dict[str, list[StepProse]], theme: Theme, assets: dict[str, str], to_html) -> Page:
+    root = "../"
+    steps = computed[explainer.slug]
+    step_prose = prose[explainer.slug]
+    pool = Pool()
+    payload_steps, views = [], []
+    for states, texts in zip(steps, step_prose):
+        figures = {s.key: charts.get(states.step.chart.kind).figure(states.step.chart, s.chart)
+                   for s in states.states}
+        payload_steps.append(step_payload(states, texts, figures, pool))
+        views.append(_step_view(states, texts, len(steps)))
+    data = {"steps": payload_steps, "pool": pool.items}
+    index = [e.slug for e in site.explainers].index(explainer.slug)
+    neighbours = {
+        "previous": _link(site, site.explainers[index - 1], root) if index > 0 else None,
+        "next": _link(site, site.explainers[index + 1], root) if index + 1 < len(site.explainers) else None,
+    }
+    html = theme.render(
+        "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
+        payload=script_json(data), intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+        questions=split_questions(explainer.questions, to_html),
+        series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
+        neighbours=neighbours, canonical=f"{site.config.base_url}{explainer.slug}/" if site.config.base_url
+        else "",
+    )
+    return Page(f"{explainer.slug}/index.html", html)
 
 
 def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:
