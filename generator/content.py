@@ -273,8 +273,8 @@ def _check_slugs(config: SiteConfig, explainers: list[Explainer]) -> list[Proble
                               "in series or extra)", lines[1] if len(lines) > 1 else None, "series"))
     known = set(listed) | {e.slug for e in explainers}
     for explainer in explainers:
-        if schema._slug(explainer.slug):
-            errors.append(Problem(explainer.path, schema._slug(explainer.slug).replace("slug", "folder name")))
+        if schema.check_slug(explainer.slug):
+            errors.append(Problem(explainer.path, schema.check_slug(explainer.slug).replace("slug", "folder name")))
         for slug in explainer.related:
             if slug not in known:
                 path = explainer.path / EXPLAINER_FILE

@@ -52,7 +52,7 @@ def _nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
-def _slug(value: str) -> str | None:
+def check_slug(value: str) -> str | None:
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
     return None
@@ -89,7 +89,7 @@ def _values(value) -> str | None:
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=_nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
