@@ -36,7 +36,7 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise ContentError.one(path, _unreadable(path, err)) from None
+        raise ContentError.one(path, unreadable_reason(path, err)) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -48,12 +48,15 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
-def _unreadable(path: Path, err: OSError) -> str:
+def unreadable_reason(path: Path, err: OSError | None = None) -> str:
+    """Why a path that should be a readable file is not, in words."""
     if path.is_symlink() and not path.exists():
         return f"is a link to {os.readlink(path)}, which does not exist: expected a file"
     if path.is_dir():
         return "is a folder: expected a file"
-    return f"cannot be read ({err.strerror or err})"
+    if not path.exists():
+        return "does not exist"
+    return f"cannot be read ({err.strerror or err})" if err else "cannot be read"
 
 
 def parse_toml(text: str, path: Path, first_line: int = 1) -> dict:

@@ -12,11 +12,14 @@ from types import ModuleType
 
 from .content import Explainer
 from .errors import ContentError, Problem
+from .frontmatter import unreadable_reason
 from .schema import line_of
 
 
 def load_model(explainer: Explainer) -> ModuleType:
     path = explainer.model_path
+    if not path.is_file():
+        raise ContentError.one(path, unreadable_reason(path))
     # A unique module name per file keeps two explainers' models apart.
     digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
     name = f"_explainer_model_{explainer.slug.replace('-', '_')}_{digest}"
