@@ -149,7 +149,11 @@ def _check_output(output, step: Step, where: str, label: str, kind) -> tuple[dic
     for name, value in values.items():
         if not _finite(value):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
-    chart_data = {k: _as_plain_array(v) for k, v in output["chart"].items()}
+    chart_data = {str(k): _as_plain_array(v) for k, v in output["chart"].items()}
+    unknown = sorted(set(chart_data) - set(kind.DATA))
+    if unknown:  # most likely a misspelt key, whose data would silently go missing
+        raise ContentError.one(path, f"{where} returned {step.chart.kind} chart data with unknown key "
+                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field="chart")
     for name, value in chart_data.items():
         if not _finite(value):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
