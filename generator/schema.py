@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -157,6 +157,9 @@ LABELS = {
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
 }
+
+# A label left empty would leave a heading or a link with no words.
+LABELS = {key: option if option.check else replace(option, check=_nonempty) for key, option in LABELS.items()}
 
 SITE = {
     "title": Option((str,), "The site's name, shown in every page header.", required=True, check=_nonempty),
