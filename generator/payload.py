@@ -3,8 +3,8 @@
 where fetch and ES modules are blocked.
 
 Whatever all states of a step share (layout) is stored once per step, and
-every array that appears more than once (a head's matrix shown for six
-queries) is stored once in a pool and referenced as {"$": index}.
+every array that appears more than once (a matrix shown under several
+choices of another control) is stored once in a pool and referenced as {"$": index}.
 """
 from __future__ import annotations
 
