@@ -72,9 +72,15 @@ def _index_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
     return Page("index.html", html, updated=max((e.updated for e in site.explainers), default=None))
 
 
+# Folders every build has at its root; with the explainers' slugs they let the
+# 404 page find the site's root from a missing address without any request.
+TOP_LEVEL_FOLDERS = {"assets", "embed", "offline", "index.html"}
+
+
 def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
     html = theme.render("404.html", **_common(site, assets, None), head=seo.not_found_head(site),
-                        inline_css=theme.static_text("style.css"))
+                        inline_css=theme.static_text("style.css"),
+                        top_level=sorted(TOP_LEVEL_FOLDERS | {e.slug for e in site.explainers}))
     return Page("404.html", html, indexed=False)
 
 
