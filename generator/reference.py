@@ -101,8 +101,11 @@ def _toml(value) -> str:
         return f"`{str(value).lower()}`"
     if isinstance(value, str):
         return f'`"{value}"`' if value else '`""`'
-    if isinstance(value, (list, dict)):
-        return "`[]`" if isinstance(value, list) else "see below"
+    if isinstance(value, dict):
+        return "see below"
+    if isinstance(value, list):
+        shown = ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in value)
+        return f"`[{shown}]`" if len(shown) <= 40 else f"`[{shown[:36].rsplit(', ', 1)[0]}, ...]`"
     if isinstance(value, _dt.date):
         return f"`{value.isoformat()}`"
     return f"`{value}`"
