@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser dist
+.PHONY: build test serve check new docs dist clean browser
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
@@ -20,6 +20,15 @@ dist: $(VENV)/.runtime
 
 serve: $(VENV)/.runtime
 	$(PY) -m generator serve --port $(PORT)
+
+# make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
+new: $(VENV)/.runtime
+	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"]"; exit 2; }
+	$(PY) -m generator new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
+
+# Regenerate the field reference in docs/authoring.md from the schema.
+docs: $(VENV)/.runtime
+	$(PY) -m generator.reference
 
 test: $(VENV)/.dev browser build
 	$(PY) -m pytest

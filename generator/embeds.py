@@ -33,7 +33,7 @@ def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict
             "embed.html", **_context(site, explainer, assets, None), steps=views, payload=script_json(data),
             intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
         )
-        pages.append(Page(embed_path(explainer.slug), html))
+        pages.append(Page(embed_path(explainer.slug), html, indexed=False))
 
         for (states, texts), view, step_figure in zip(steps, views, figures):
             pool = Pool()
@@ -42,7 +42,7 @@ def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict
                 "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
                 payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
             )
-            pages.append(Page(embed_path(explainer.slug, view.number), html))
+            pages.append(Page(embed_path(explainer.slug, view.number), html, indexed=False))
     return pages
 
 

@@ -9,8 +9,9 @@ it always shows exactly what the site shows. Inside it:
 - any other file of the build it refers to (an image, a font) becomes a data: URI;
 - links to other pages of the site point at base_url when there is one, and
   otherwise stop being links, because those pages are not beside the copy;
-- elements marked data-offline="omit" (the Embed button, the link to this very
-  copy) are left out.
+- elements marked data-offline="omit" (the Embed buttons, the link to this very
+  copy) are left out, and so is the canonical link: search engines should index
+  the site's page, not a copy of it (the copy says noindex).
 """
 from __future__ import annotations
 
@@ -78,6 +79,8 @@ def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
     html = _SCRIPT.sub(script, html)
     html = _STYLESHEET.sub(stylesheet, html)
     html = _TAG.sub(lambda m: _rewrite_tag(m.group(0), page, files, base_url), html)
+    # A copy is for keeping, not for search results: the site's own page is the one to index.
+    html = re.sub(r'<link rel="canonical" href="[^"]*">\n?', "", html)
     html = html.replace("</head>", '<meta name="robots" content="noindex">\n</head>', 1)
     html = _insert_before_body_end(html, "\n".join(deferred))
     return re.sub("\0(\\d+)\0", lambda m: inline[int(m.group(1))], html)

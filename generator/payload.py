@@ -63,7 +63,10 @@ def canonical(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def script_json(data) -> str:
-    """JSON safe inside <script>: no '</script>', '<!--' or line separators can end it early."""
-    return (canonical(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def script_json(data, keep_order: bool = False) -> str:
+    """JSON safe inside <script>: no '</script>', '<!--' or line separators can end it early.
+    keep_order: keys as given rather than sorted (JSON-LD reads better with "@context" first)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False) if keep_order \
+        else canonical(data)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))

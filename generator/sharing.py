@@ -20,6 +20,7 @@ IFRAME_ATTRIBUTES = ("src", "title", "width", "height", "frameborder", "allowful
 # The embed reports its real height once it has loaded; this only sets the first guess.
 _STEP_CHROME = 720
 _CONTROL_ROW = 60
+_HEADER = 400  # the whole explainer's title, subtitle and introduction
 
 
 def embed_path(slug: str, step_number: int | None = None) -> str:
@@ -35,6 +36,7 @@ def offline_path(slug: str) -> str:
 @dataclass(frozen=True)
 class EmbedCode:
     src: str      # absolute when the site has a base_url, else relative to the page offering it
+    href: str     # always relative, for a link that opens the embed from disk too
     title: str
     height: int
     html: str     # the <iframe> element, attributes escaped, ready to paste
@@ -44,13 +46,20 @@ class EmbedCode:
         return self.src.startswith(("https://", "http://"))
 
 
-def embed_code(site: Site, explainer: Explainer, step: Step, root: str) -> EmbedCode:
-    """The iframe code for one step, offered on a page `root` levels below the build root."""
-    path = embed_path(explainer.slug, step.number)
+def embed_code(site: Site, explainer: Explainer, step: Step | None, root: str) -> EmbedCode:
+    """The iframe code for one step, or for the whole explainer when step is None,
+    offered on a page `root` levels below the build root."""
+    path = embed_path(explainer.slug, step.number if step else None)
     src = f"{site.config.base_url}{path}" if site.config.base_url else f"{root}{path}"
-    title = f"{explainer.title}: {step.title}"
-    height = step.chart.height + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
-    return EmbedCode(src, title, height, iframe_html(src, title, height))
+    if step:
+        title, height = f"{explainer.title}: {step.title}", _step_height(step)
+    else:
+        title, height = explainer.title, _HEADER + sum(_step_height(s) for s in explainer.steps)
+    return EmbedCode(src, f"{root}{path}", title, height, iframe_html(src, title, height))
+
+
+def _step_height(step: Step) -> int:
+    return step.chart.height + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
 
 
 def iframe_html(src: str, title: str, height: int) -> str:

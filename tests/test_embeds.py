@@ -66,14 +66,19 @@ def test_a_step_embed_carries_only_its_own_step(built_site):
     assert len(whole["steps"]) == len(explainer.steps)
 
 
-def test_each_step_offers_its_iframe_code(tiny_build):
+def test_the_explainer_and_each_step_offer_their_iframe_code(tiny_build):
     page = (tiny_build / "coin-flips/index.html").read_text()
-    box = re.search(r"<textarea[^>]*data-embed-code[^>]*>(.*?)</textarea>", page, re.S)
+    boxes = re.findall(r"(<textarea[^>]*data-embed-code[^>]*>)(.*?)</textarea>", page, re.S)
     site = load_site(tiny_build.parent / "content")
     explainer = site.explainers[0]
-    assert html.unescape(box.group(1)) == embed_code(site, explainer, explainer.steps[0], "../").html
-    assert 'data-embed-src="../embed/coin-flips/step-1.html"' in box.group(0)
-    assert "data-embed-relative" in page, "a relative address is explained"
+    whole, step = embed_code(site, explainer, None, "../"), embed_code(site, explainer, explainer.steps[0], "../")
+    assert [html.unescape(code) for _, code in boxes] == [whole.html, step.html]
+    assert whole.src == "../embed/coin-flips/index.html" and whole.height > step.height
+    assert 'data-embed-src="../embed/coin-flips/step-1.html"' in boxes[1][0]
+    assert page.count("data-embed-relative") == 2, "a relative address is explained"
+    # Previews open the embeds themselves, from disk too.
+    assert re.findall(r'<a href="([^"]+)" target="_blank" rel="noopener" data-embed-preview>', page) == [
+        "../embed/coin-flips/index.html", "../embed/coin-flips/step-1.html"]
 
 
 # ---- A course page on one port, the embeds on another ----

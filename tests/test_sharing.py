@@ -78,6 +78,15 @@ def test_embed_button_shows_and_copies_the_code_from_disk(built_site, offline_pa
     section.get_by_role("checkbox", name="Open in the state shown").uncheck()
     assert box.input_value() == built
 
+    # The whole explainer's code carries every step away from its defaults.
+    page.get_by_text("Embed the whole explainer", exact=True).click()
+    whole = page.get_by_role("textbox", name="Embed code (HTML)").first
+    section.get_by_role("checkbox", name="Open in the state shown").check()
+    page.get_by_role("region", name="Multiple Heads", exact=True).get_by_role("button", name="8").click()
+    assert 'src="../embed/multi-head-attention/index.html#s2=heads:8&amp;s3=head:2,query:cat"' in whole.input_value()
+    assert section.get_by_role("link", name="Preview the embed").get_attribute("href") == \
+        "../embed/multi-head-attention/step-3.html#s3=head:2,query:cat"
+
     section.get_by_role("button", name="Copy code").click()
     status = section.get_by_role("status")
     status.filter(has_text=re.compile(r"\S")).wait_for()

@@ -197,6 +197,8 @@
     this.step = steps.filter(function (step) { return step.section === section; })[0] || null;
     this.option = panel.querySelector("[data-embed-state]");
     this.status = panel.querySelector("[data-embed-status]");
+    this.preview = panel.querySelector("[data-embed-preview]");
+    this.previewHref = this.preview ? this.preview.getAttribute("href") : "";
     var actions = panel.querySelector(".embed-actions");
     if (actions) actions.hidden = false;
     this.absolute = absoluteSource(this.src);
@@ -206,14 +208,17 @@
     if (this.option) this.option.addEventListener("change", function () { self.refresh(); });
     var copy = panel.querySelector("[data-embed-copy]");
     if (copy) copy.addEventListener("click", function () { self.copy(); });
-    if (section) section.addEventListener("explainer:state", function () { self.refresh(); });
+    // A step's code follows that step; the whole explainer's follows every step.
+    (section || document).addEventListener("explainer:state", function () { self.refresh(); });
     this.refresh();
   }
 
   EmbedCode.prototype.refresh = function () {
     var src = this.absolute || this.src;
-    var state = this.step && (!this.option || this.option.checked) ? stepFragment(this.step) : "";
+    var state = "";
+    if (!this.option || this.option.checked) state = this.step ? stepFragment(this.step) : pageFragment(null);
     if (state) src = withFragment(src, state);
+    if (this.preview) this.preview.setAttribute("href", withFragment(this.previewHref, state));
     this.box.value = this.original.replace('src="' + escapeAttribute(this.src) + '"',
                                            'src="' + escapeAttribute(src) + '"');
     if (this.status) this.status.textContent = "";
