@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -19,7 +20,8 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 def archive_name(site_title: str) -> str:
     """'Lensa ML' -> 'lensa-ml': the zip's file name and its top folder."""
-    return re.sub(r"[^a-z0-9]+", "-", site_title.lower()).strip("-") or "site"
+    ascii_title = unicodedata.normalize("NFKD", site_title).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "site"
 
 
 def pack_site(build_dir: Path, zip_path: Path, folder: str) -> int:

@@ -18,7 +18,7 @@ def run(*args, cwd=ROOT):
                           capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("command", ["build", "serve", "new", "check"])
+@pytest.mark.parametrize("command", ["build", "serve", "new", "check", "dist"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([command, "--help"])
@@ -31,7 +31,7 @@ def test_every_command_has_help(command, capsys):
 def test_no_command_prints_the_commands(capsys):
     assert main([]) == 2
     out = capsys.readouterr().out
-    for command in ("build", "serve", "new", "check"):
+    for command in ("build", "serve", "new", "check", "dist"):
         assert command in out
 
 
