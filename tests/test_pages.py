@@ -100,7 +100,8 @@ GERMAN = {
     "embed_code": "Code zum Einbetten", "embed_relative": "Diese Adresse ist relativ.",
     "embed_state": "Im gezeigten Zustand öffnen", "copy_code": "Code kopieren", "copied": "Kopiert.",
     "copy_failed": "Der Code ist markiert: mit Strg+C kopieren.", "open_full": "Ganze Erklärung öffnen",
-    "save_offline": "Als eine Datei speichern",
+    "save_offline": "Als eine Datei speichern", "embed_explainer": "Ganze Erklärung einbetten",
+    "embed_preview": "Vorschau",
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }

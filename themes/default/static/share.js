@@ -1,7 +1,9 @@
 /* Sharing: deep links (the address fragment holds the state of the steps)
    and the Embed button's iframe code. Loaded after runtime.js, it works only
-   through window.explainerRuntime and the "explainer:state" events, so the
-   runtime knows nothing about addresses. Classic script: pages run from file://.
+   through window.explainerRuntime.steps (each step's section, groups, spec,
+   key and select(group, button)), the "explainer:state" events, and the
+   data-name / data-value attributes of the controls, so the runtime knows
+   nothing about addresses. Classic script: pages run from file://.
 
    Fragment format (docs/deep-links.md):  #step-3&s1=query:The&s3=head:2,query:cat
    - an item without "=" is the element to scroll to (a step anchor);
