@@ -55,7 +55,8 @@
       title.textContent = "Build failed";
       title.style.cssText = "margin:0 0 .5rem;font-size:18px;color:#b00020";
       var note = document.createElement("p");
-      note.textContent = "This page is the last good build. Fix the problem and save: the page reloads by itself.";
+      note.textContent = (served === "none" ? "Nothing has built yet." : "This page is the last good build.") +
+        " Fix the problem and save: the page reloads by itself.";
       note.style.margin = "0 0 .5rem";
       var details = document.createElement("pre");
       details.style.cssText = "margin:0 0 .75rem;white-space:pre-wrap;font:13px/1.45 ui-monospace,monospace";

@@ -17,7 +17,6 @@ rebuilt when content/, themes/ or generator/ change.
 """
 from __future__ import annotations
 
-import functools
 import glob
 import html
 import importlib
@@ -37,6 +36,8 @@ from livereload import Server
 from livereload.handlers import LiveReloadHandler
 from livereload.watcher import Watcher
 from tornado.ioloop import IOLoop, PeriodicCallback
+
+from .errors import BuildError
 
 HOST = "127.0.0.1"          # never listen beyond this machine
 POLL_SECONDS = 0.2          # how often watched folders are scanned
@@ -64,10 +65,9 @@ class LiveSite:
         self._pending: set[Path] = set()
         self._settling = None       # the timeout that rebuilds once changes stop coming
 
-    def changed(self, root: Path, paths: list[str] | None = None) -> None:
-        """A watcher task: note what changed and rebuild once the changes settle.
-        livereload passes the changed files, or nothing when files were removed."""
-        self._pending |= {Path(p) for p in paths} if paths else {root}
+    def changed(self, paths: list[str]) -> None:
+        """Note what changed, and rebuild once the changes settle."""
+        self._pending |= {Path(p) for p in paths}
         loop = IOLoop.current()
         if self._settling is not None:
             loop.remove_timeout(self._settling)
@@ -77,7 +77,7 @@ class LiveSite:
         started = time.perf_counter()
         warnings: list = []
         try:
-            if self._modules is None or any(path == GENERATOR or GENERATOR in path.parents for path in changed):
+            if self._modules is None or any(GENERATOR in path.parents for path in changed):
                 self._import_generator(fresh=self._modules is not None or bool(changed), changed=changed)
             build, errors, _ = self._modules
             result = build.build(self.args.content, None, self.args.themes, self.args.theme,
@@ -176,32 +176,38 @@ class LiveSite:
 
 
 class _Watcher(Watcher):
-    """livereload's polling watcher with two changes, both through its documented
-    hooks: it scans at our pace (start), and it never asks for a reload itself
-    (examine returns no path), because its reload would come before the rebuild
-    that LiveSite runs once changes settle. LiveSite sends the reload instead."""
+    """livereload's polling watcher, changed in two ways. start(), the hook for
+    watchers that schedule themselves, scans at our pace rather than every 0.8 s.
+    examine() still runs the tasks but reports no changed path, so livereload
+    never sends a reload itself: it would send it before the rebuild that runs
+    once changes settle, and skip any within 3 s of the last. LiveSite sends it."""
 
     def start(self, callback) -> bool:
         PeriodicCallback(callback, POLL_SECONDS * 1000).start()
         return True
 
     def examine(self):
-        super().examine()  # runs the task of each watched folder where files changed
+        super().examine()
         return None, None
 
 
 def serve(args) -> None:
-    from .errors import BuildError
-
     site = LiveSite(args)
-    server = Server(app=site, watcher=_Watcher())  # watching starts now: edits during the first build count
+    watcher = _Watcher()  # watching starts now: edits during the first build count
+
+    def task(changed_files=None):
+        # livereload passes the changed files, or nothing when files were removed:
+        # then its filepath names one of them.
+        site.changed(changed_files or [watcher.filepath])
+
+    server = Server(app=site, watcher=watcher)
     roots = [args.content, args.themes, GENERATOR]
     for root in roots:
         # A recursive pattern, not the folder: livereload then reports every changed
         # file at once, rather than the first one it meets.
-        server.watch(glob.escape(str(root)) + "/**/*", functools.partial(site.changed, root), ignore=_ignored)
+        server.watch(glob.escape(str(root)) + "/**/*", task, ignore=_ignored)
     site.rebuild()
-    port = _free_port(args.port, BuildError)
+    port = _free_port(args.port)
     # Said once the loop runs, so only after livereload has started listening.
     IOLoop.current().add_callback(_log, f"Serving http://{HOST}:{port}/ and watching "
                                   f"{', '.join(_shown(r) for r in roots)}. Press Ctrl+C to stop.")
@@ -211,11 +217,11 @@ def serve(args) -> None:
         # generator code is reloaded in place instead.
         server.serve(port=port, host=HOST, debug=False)
     except OSError as err:  # the port was taken between the check and now
-        raise _port_error(port, err, BuildError) from None
+        raise _port_error(port, err) from None
     _log("Stopped.")
 
 
-def _free_port(port: int, error) -> int:
+def _free_port(port: int) -> int:
     """Check that the port can be listened on (0: pick a free one) before livereload
     tries, so the failure is one line and the chosen port can be printed."""
     with socket.socket() as probe:
@@ -223,20 +229,20 @@ def _free_port(port: int, error) -> int:
         try:
             probe.bind((HOST, port))
         except OSError as err:
-            raise _port_error(port, err, error) from None
+            raise _port_error(port, err) from None
         return probe.getsockname()[1]
 
 
-def _port_error(port: int, err: OSError, error):
-    return error(f"cannot listen on {HOST}:{port} ({err.strerror or err}); "
+def _port_error(port: int, err: OSError) -> BuildError:
+    return BuildError(f"cannot listen on {HOST}:{port} ({err.strerror or err}); "
                  "is another server running there? Choose another port with --port")
 
 
 def _quiet_logs() -> None:
     """livereload logs every connection, task and reload, and tornado every request;
-    this server prints its own lines, so theirs are kept for warnings and errors."""
+    this server prints its own lines, so livereload's are kept for warnings and errors."""
     logging.getLogger("livereload").addFilter(lambda record: record.levelno >= logging.WARNING)
-    logging.getLogger("tornado.access").setLevel(logging.ERROR)
+    logging.getLogger("tornado.access").addFilter(lambda record: False)  # a 503 while broken is expected
 
 
 def _respond(start_response, status: int, kind: str, body: bytes, head: bool) -> list[bytes]:
