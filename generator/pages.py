@@ -46,7 +46,8 @@ class StepView:
     deeper: str
     chart_height: int
     wide: bool
-    table: dict = field(default_factory=dict)
+    chart_title: str = ""
+    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
 
 
 def explainer_href(slug: str, root: str) -> str:
@@ -59,7 +60,7 @@ def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[
     pages = [Page("index.html", theme.render("index.html", **_common(site, assets, ""),
                                              series=_series(site, "", None), extra=_extra(site, ""))),
              Page("404.html", theme.render("404.html", **_common(site, assets, None),
-                                           inline_css=theme.static_text("style.css")))]
+                                           inline_css=theme.stylesheet_text()))]
     for explainer in site.explainers:
         root = "../"
         steps = computed[explainer.slug]
@@ -67,10 +68,11 @@ def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[
         pool = Pool()
         payload_steps, views = [], []
         for states, texts in zip(steps, step_prose):
-            figures = {s.key: charts.get(states.step.chart.kind).figure(states.step.chart, s.chart)
-                       for s in states.states}
-            payload_steps.append(step_payload(states, texts, figures, pool))
-            views.append(_step_view(states, texts, len(steps)))
+            kind, chart = charts.get(states.step.chart.kind), states.step.chart
+            figures = {s.key: kind.figure(chart, s.chart) for s in states.states}
+            tables = {s.key: kind.table(chart, s.chart, site.config.labels) for s in states.states}
+            payload_steps.append(step_payload(states, texts, figures, tables, pool))
+            views.append(_step_view(states, texts, len(steps), tables[states.default_key]))
         data = {"steps": payload_steps, "pool": pool.items}
         index = [e.slug for e in site.explainers].index(explainer.slug)
         neighbours = {
@@ -95,7 +97,7 @@ def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:
     return [(parts[i].strip(), to_html(parts[i + 1].strip())) for i in range(1, len(parts) - 1, 2)]
 
 
-def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
+def _step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
     step = states.step
     default = states.by_key(states.default_key)
     html, summary = texts.states[states.default_key]
@@ -115,7 +117,7 @@ def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
         subtitle=step.subtitle, controls=controls,
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
         prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide,
+        wide=step.chart.wide, chart_title=step.chart.title, table=table,
     )
 
 

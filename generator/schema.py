@@ -111,6 +111,14 @@ LABELS = {
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
+    "data_item": Option((str,), "Data table heading for the labelled items of a chart with no axis title.",
+                        default="Item"),
+    "data_value": Option((str,), "Data table heading for values where the chart has no axis title.",
+                         default="Value"),
+    "data_position": Option((str,), "Data table heading for positions along a chart with no axis title.",
+                            default="Position"),
+    "dark_mode": Option((str,), "Name of the button that switches between light and dark colours.",
+                        default="Dark mode"),
 }
 
 SITE = {
