@@ -31,7 +31,6 @@ def test_nu_html_checker_reports_no_errors(themed_site):
     # One Java start for every page; the JSON report comes on stderr.
     stdout, stderr = validator.run_vnu(["--format", "json"] + [str(p) for p in pages])
     report = json.loads(stderr or stdout)
-    assert {m.get("url", "").rsplit("/", 1)[-1] for m in report["messages"]} <= {p.name for p in pages}
     errors = [f"{m.get('url', '').split(out.name, 1)[-1]}:{m.get('lastLine')}: {m['message']}"
               for m in report["messages"] if m["type"] == "error" or m.get("subType") == "fatal"]
     assert errors == [], f"theme {theme}:\n" + "\n".join(errors)
