@@ -104,3 +104,29 @@ def test_theme_colours_meet_wcag_aa_contrast(themed_site, browser, scheme):
         low.append(f"selected mark on bg: {contrast(mark, background):.2f}")
     context.close()
     assert low == [], f"theme {theme}, {scheme} scheme: too little contrast: {low}"
+
+
+def test_charts_have_text_alternatives_and_changes_are_announced(built_site, browser):
+    """What a screen reader meets at each step: the chart drawing hidden, a
+    summary sentence as the figure's caption, a data table named after the
+    chart, and readouts and prose in polite live regions."""
+    out, _ = built_site
+    context, page, errors = open_page(browser, out / "multi-head-attention" / "index.html", "light")
+    sections = page.locator("section[data-step]")
+    assert sections.count() >= 2
+    for i in range(sections.count()):
+        section = sections.nth(i)
+        chart = section.locator("[data-chart]")
+        assert chart.get_attribute("aria-hidden") == "true"
+        assert chart.locator("svg").count() >= 1  # drawn, and hidden with its container
+        caption = section.get_by_role("figure").locator("figcaption")
+        assert len(caption.inner_text().split()) >= 5
+        section.get_by_text("Show data", exact=True).click()
+        table = section.get_by_role("table", name="Data shown in the chart", exact=False)
+        assert table.count() == 1
+        assert table.get_by_role("columnheader").count() >= 2
+        assert table.get_by_role("rowheader").count() >= 1
+        assert section.locator("dl").get_attribute("aria-live") == "polite"
+        assert section.locator("[data-prose]").get_attribute("aria-live") == "polite"
+    assert errors == []
+    context.close()
