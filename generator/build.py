@@ -10,6 +10,7 @@ from .content import Site, load_site
 from .errors import Problem
 from .pages import render_pages
 from .prose import render_prose
+from .seo import site_files
 from .states import compute_site
 from .theme import load_theme
 from .writer import write_site
@@ -31,7 +32,8 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     pages = render_pages(site, computed, prose, chosen, versioned_names(assets))  # 4. pages
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages})
-    files[".nojekyll"] = b""
+    files.update(site_files(site, pages))                             # 5. sitemap.xml, robots.txt
+    files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are, no Jekyll pass
     if out_dir is not None:
-        write_site(out_dir, files)                                    # 5. write, atomically
+        write_site(out_dir, files)                                    # 6. write, atomically
     return BuildResult(site, files, site.warnings)

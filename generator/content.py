@@ -103,6 +103,7 @@ class Explainer:
     title: str
     subtitle: str
     description: str
+    question: str | None  # the heading of the intro
     updated: _dt.date
     related: list[str]
     references: list[Reference]
@@ -176,6 +177,9 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
     if "main" in doc.parts:
         warnings.append(Problem(path, "text before the first '::: part' marker is ignored",
                                 doc.part_lines["main"]))
+    if "intro" in doc.parts and not meta.get("question"):
+        warnings.append(Problem(path, "the intro has no heading: add the question it answers, "
+                                "e.g. question = \"What is ...?\"", doc.part_lines["intro"], "question"))
     if not (folder / MODEL_FILE).exists():
         errors.append(Problem(folder / MODEL_FILE, "is missing: an explainer's numbers come from its model.py"))
     steps_dir = folder / STEPS_DIR
@@ -191,7 +195,7 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
         raise ContentError(errors)
     return Explainer(
         path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
-        description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
+        description=meta["description"], question=meta["question"], updated=meta["updated"], related=list(meta["related"]),
         references=[Reference(**ref) for ref in meta["references"]],
         intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
         questions=doc.parts.get("questions", ""), steps=steps,

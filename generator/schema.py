@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,6 +62,40 @@ def _url(value: str) -> str | None:
     return None
 
 
+def _base_url(value: str) -> str | None:
+    """The site's own address: pages, the sitemap and canonical links are built from it."""
+    if not value:
+        return None
+    if message := _url(value):
+        return message
+    if re.search(r"[\s?#]", value):
+        return f"expected an address without spaces, query or fragment, found {value!r}"
+    return None
+
+
+def _language(value: str) -> str | None:
+    if not re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
+        return f"expected a language tag such as 'en' or 'pt-BR', found {value!r}"
+    return None
+
+
+def _placeholders(*allowed: str) -> Callable[[str], str | None]:
+    """Labels with {placeholders}: any other {name} would reach the page unreplaced."""
+    def check(value: str) -> str | None:
+        unknown = [name for name in re.findall(r"\{([^{}]*)\}", value) if name not in allowed]
+        if unknown:
+            names = ", ".join("{" + n + "}" for n in allowed)
+            return f"unknown placeholder {{{unknown[0]}}} (expected {names})"
+        return _nonempty(value)
+    return check
+
+
+def _months(value: list) -> str | None:
+    if len(value) != 12 or not all(isinstance(m, str) and m.strip() for m in value):
+        return f"expected 12 month names, January first, found {value!r}"
+    return None
+
+
 def _identifier(value: str) -> str | None:
     if not value.isidentifier():
         return f"expected a Python identifier, found {value!r}"
@@ -94,7 +128,8 @@ LABELS = {
     "home": Option((str,), "Link text back to the index.", default="All explainers"),
     "series": Option((str,), "Heading of the series navigation.", default="The series"),
     "steps": Option((str,), "Heading of the list of steps.", default="Steps"),
-    "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}"),
+    "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}",
+                      check=_placeholders("n", "total")),
     "previous_step": Option((str,), "Link to the previous step.", default="Previous step"),
     "next_step": Option((str,), "Link to the next step.", default="Next step"),
     "try_this": Option((str,), "Heading of a step's hint.", default="Try this"),
@@ -104,8 +139,18 @@ LABELS = {
     "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),
     "references": Option((str,), "Heading of the references.", default="References"),
     "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
+    "date_format": Option((str,), "How a date is written; {day}, {month} (a name from months) and {year} "
+                          "are replaced.", default="{day} {month} {year}",
+                          check=_placeholders("day", "month", "year")),
+    "months": Option((list,), "The twelve month names, January first.",
+                     default=["January", "February", "March", "April", "May", "June", "July", "August",
+                              "September", "October", "November", "December"], check=_months),
     "previous": Option((str,), "Link to the previous explainer.", default="Previous explainer"),
     "next": Option((str,), "Link to the next explainer.", default="Next explainer"),
+    "explainer_nav": Option((str,), "Names the links to the previous and next explainers for screen readers.",
+                            default="More in the series"),
+    "extra": Option((str,), "Heading of the index's explainers outside the numbered series.",
+                    default="Also related"),
     "planned": Option((str,), "Marks a planned explainer that is not published yet.", default="coming soon"),
     "no_script": Option((str,), "Shown where a chart would be when JavaScript is off.",
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
@@ -121,14 +166,21 @@ LABELS = {
                         default="Dark mode"),
 }
 
+# A label left empty would leave a heading or a link with no words.
+LABELS = {key: option if option.check else replace(option, check=_nonempty) for key, option in LABELS.items()}
+
 SITE = {
     "title": Option((str,), "The site's name, shown in every page header.", required=True, check=_nonempty),
     "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
-    "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en"),
+    "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en",
+                       check=_language),
     "theme": Option((str,), "Name of a folder under themes/.", default="default", check=_nonempty),
     "base_url": Option(
-        (str,), "Absolute URL where the site is published; enables canonical links and the sitemap.",
-        default="", check=lambda v: _url(v) if v else None,
+        (str,), "Absolute URL where the site is published, e.g. 'https://user.github.io/repo/'. When set, "
+        "pages get canonical links, Open Graph and Twitter card tags and JSON-LD, the build writes "
+        "sitemap.xml and robots.txt, and the 404 page links home by this address. Leave it out for a "
+        "build that only runs from disk or at an address not known yet: links stay relative either way.",
+        default="", check=_base_url,
     ),
     "max_states": Option(
         (int,), "Largest number of control combinations one step may have.", default=512,
@@ -151,6 +203,8 @@ EXPLAINER = {
     "title": Option((str,), "The explainer's title.", required=True, check=_nonempty),
     "subtitle": Option((str,), "One line under the title.", default=""),
     "description": Option((str,), "One or two sentences for search results and link previews.", default=""),
+    "question": Option((str,), "The question the intro answers, shown as its heading "
+                       "(e.g. 'What is multi-head attention?').", default=None, check=_nonempty),
     "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
     "related": Option((list,), "Slugs of related explainers.", default=[]),
     "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
