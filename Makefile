@@ -1,12 +1,12 @@
 # The README's commands: `make build`, then `make test`. Everything they need
-# (a virtualenv with pinned packages, Debian's chromium for the browser tests)
-# is installed on first use.
+# (a virtualenv with pinned packages, Debian's chromium, nodejs and Java, the
+# npm packages the tests use) is installed on first use.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser java
+.PHONY: build test serve check new docs clean browser java
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
@@ -16,6 +16,15 @@ check: $(VENV)/.runtime
 
 serve: $(VENV)/.runtime
 	$(PY) -m generator serve --port $(PORT)
+
+# make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
+new: $(VENV)/.runtime
+	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"]"; exit 2; }
+	$(PY) -m generator new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
+
+# Regenerate the field reference in docs/authoring.md from the schema.
+docs: $(VENV)/.runtime
+	$(PY) -m generator.reference
 
 test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import charts, seo
+from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
@@ -58,12 +59,14 @@ def explainer_href(slug: str, root: str) -> str:
 
 
 def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
-                 theme: Theme, assets: dict[str, str]) -> list[Page]:
+                 theme: Theme, assets: dict[str, str], cache: BuildCache | None = None) -> list[Page]:
+    """Every page; with a cache, an explainer page whose inputs are unchanged is reused."""
+    cache = cache or BuildCache()
     to_html = MarkdownRenderer()
     pages = [_index_page(site, theme, assets), _not_found_page(site, theme, assets)]
     for explainer in site.explainers:
-        pages.append(_explainer_page(site, explainer, computed[explainer.slug], prose[explainer.slug],
-                                     theme, assets, to_html))
+        pages.append(cache.page(explainer, site, theme, assets, lambda explainer=explainer: _explainer_page(
+            site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets, to_html)))
     return pages
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from .charts import KINDS
 from .errors import Problem
+from .formats import formatter
 
 _TYPE_NAMES = {
     str: "a string",
@@ -50,7 +52,7 @@ def _nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
-def _slug(value: str) -> str | None:
+def check_slug(value: str) -> str | None:
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
     return None
@@ -102,6 +104,12 @@ def _identifier(value: str) -> str | None:
     return None
 
 
+def _format(value: str) -> str | None:
+    if formatter(value) is None:
+        return f"expected text, count, fixed:N (N from 0 to 9), percent or shape, found {value!r}"
+    return None
+
+
 def _values(value) -> str | None:
     if isinstance(value, list) and not value:
         return "must list at least one value"
@@ -115,7 +123,7 @@ def _values(value) -> str | None:
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=_nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
@@ -174,7 +182,9 @@ SITE = {
     "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
     "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en",
                        check=_language),
-    "theme": Option((str,), "Name of a folder under themes/.", default="default", check=_nonempty),
+    "theme": Option((str,), "Name of a folder under themes/: 'default', or 'course' for plain pages to "
+                    "embed in course material (the command line's --theme overrides it).", default="default",
+                    check=_nonempty),
     "base_url": Option(
         (str,), "Absolute URL where the site is published, e.g. 'https://user.github.io/repo/'. When set, "
         "pages get canonical links, Open Graph and Twitter card tags and JSON-LD, the build writes "
@@ -211,6 +221,8 @@ EXPLAINER = {
 }
 
 CONTROL = {
+    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
+                   default="buttons", choices=("buttons",)),
     "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
                    check=_identifier),
     "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=_nonempty),
@@ -225,12 +237,13 @@ CONTROL = {
 READOUT = {
     "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=_nonempty),
     "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
-    "format": Option((str,), "How the value is shown: text, count, fixed:N, percent or shape.",
-                     default="text"),
+    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), percent "
+                     "or shape.", default="text", check=_format),
 }
 
 CHART = {
-    "kind": Option((str,), "The chart kind (see docs/authoring.md).", required=True),
+    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
+                   "under Chart kinds).", required=True, choices=KINDS),
     "title": Option((str,), "Title drawn above the chart.", default=""),
     "x_title": Option((str,), "Title of the x axis.", default=""),
     "y_title": Option((str,), "Title of the y axis.", default=""),
@@ -254,31 +267,39 @@ STEP = {
 
 
 def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
-             prefix: str = "") -> tuple[dict, list[Problem], list[Problem]]:
-    """Check `table` against `schema`; return (values with defaults, errors, warnings)."""
+             prefix: str = "", table_line: int | None = None) -> tuple[dict, list[Problem], list[Problem]]:
+    """Check `table` against `schema`; return (values with defaults, errors, warnings).
+
+    Every problem in the table is collected; `text` (the file's source) lets each
+    one point at its line, and `prefix` names where a nested table sits
+    ("controls[1].")."""
     errors: list[Problem] = []
     warnings: list[Problem] = []
     clean: dict = {}
+
+    def locate(key: str) -> int | None:
+        return line_of(text, key, prefix) or table_line
+
     for key, value in table.items():
         if key not in schema:
             near = _closest(key, schema)
-            hint = f" (did you mean '{near}'?)" if near else ""
-            warnings.append(Problem(path, f"unknown key{hint}; it is ignored",
-                                    _line_of(text, key), prefix + key))
+            hint = f" (did you mean '{near}'?)" if near else f" (known keys: {', '.join(schema)})"
+            warnings.append(Problem(path, f"unknown key{hint}; it is ignored", locate(key), prefix + key))
     for key, option in schema.items():
         name = prefix + key
         if key not in table:
             if option.required:
-                errors.append(Problem(path, f"is required: expected {option.describe()}", None, name))
+                errors.append(Problem(path, f"is required: expected {option.describe()}", table_line, name))
             elif option.item is not None and isinstance(option.default, dict):
                 clean[key] = validate({}, option.item, path)[0]
             else:
                 clean[key] = option.default
             continue
         value = table[key]
-        line = _line_of(text, key)
+        line = locate(key)
         if not _has_type(value, option.types):
-            errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}", line, name))
+            errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}"
+                                  + _type_hint(value, option), line, name))
             continue
         if option.choices and value not in option.choices:
             errors.append(Problem(path, f"expected {option.describe()}, found {value!r}", line, name))
@@ -293,13 +314,15 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
                 if not isinstance(item, dict):
                     errors.append(Problem(path, f"expected a table, found {_describe(item)}", line, where))
                     continue
-                sub, sub_errors, sub_warnings = validate(item, option.item, path, text, where + ".")
+                item_line = line_of(text, None, where + ".") or line
+                sub, sub_errors, sub_warnings = validate(item, option.item, path, text, where + ".", item_line)
                 errors += sub_errors
                 warnings += sub_warnings
                 items.append(sub)
             value = items
         elif option.item is not None and isinstance(value, dict):
-            value, sub_errors, sub_warnings = validate(value, option.item, path, text, name + ".")
+            sub_line = line_of(text, None, name + ".") or line
+            value, sub_errors, sub_warnings = validate(value, option.item, path, text, name + ".", sub_line)
             errors += sub_errors
             warnings += sub_warnings
         clean[key] = value
@@ -325,13 +348,50 @@ def _describe(value) -> str:
     return type(value).__name__
 
 
-def _line_of(text: str, key: str) -> int | None:
-    """Best-effort line of `key = ...` in TOML text, so errors can point at it."""
+_HEADER = re.compile(r"^\s*\[(\[)?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_SECTION = re.compile(r"^(.*?)(?:\[(\d+)\])?\.$")
+
+
+def line_of(text: str, key: str | None, prefix: str = "") -> int | None:
+    """Best-effort line of `key = ...` in the TOML table that `prefix` names
+    ("" top level, "chart.", "controls[1]."), or of the table's header when
+    `key` is None. Front matter is searched only up to its closing '+++'."""
     if not text:
         return None
-    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=", re.M)
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else None
+    wanted = None
+    if prefix:
+        match = _SECTION.match(prefix)
+        wanted = (match.group(1), int(match.group(2)) if match.group(2) else None)
+    lines = text.split("\n")
+    front_matter = bool(lines) and lines[0].strip() == "+++"
+    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=") if key else None
+    current, seen = None, {}
+    for number, line in enumerate(lines[1:] if front_matter else lines, start=2 if front_matter else 1):
+        if front_matter and line.strip() == "+++":
+            break
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(2).strip()
+            if header.group(1):  # [[name]]: one more table in an array
+                seen[name] = seen.get(name, -1) + 1
+                current = (name, seen[name])
+            else:
+                current = (name, None)
+            if key is None and current == wanted:
+                return number
+            continue
+        if pattern and current == wanted and pattern.match(line):
+            return number
+    return None
+
+
+def _type_hint(value, option: Option) -> str:
+    """A nudge for the commonest slips, such as a date written in quotes."""
+    if _dt.date in option.types and isinstance(value, str):
+        return "; write the date without quotes, e.g. updated = 2026-01-31"
+    if (int in option.types or float in option.types) and isinstance(value, str):
+        return "; write the number without quotes"
+    return ""
 
 
 def _closest(key: str, schema: dict) -> str | None:

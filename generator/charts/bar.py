@@ -5,6 +5,15 @@ from .common import ACCENT, MARK, MUTED, axis, base_layout, first_problem, index
     number_cell, rounded, table as data_table
 
 
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "y": "required: a list of numbers, one bar each",
+    "x": "required: a list of labels, one per bar",
+    "text": "optional: a list of labels written above the bars",
+    "highlight": "optional: the index of the bar drawn in the accent colour",
+}
+
+
 def check(data: dict) -> str | None:
     y = data.get("y")
     if not isinstance(y, list) or not y or not all(

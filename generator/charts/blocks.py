@@ -7,6 +7,14 @@ from .common import CATEGORICAL, GAP, SEQUENTIAL, axis, base_layout, first_probl
     number_cell, rounded, table as data_table
 
 
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "sizes": "required: a list of positive integers, the length of each block",
+    "labels": "required: a list of labels, one per block",
+    "values": "optional: a list of sum(sizes) numbers; draws the vector as a heat strip with the blocks marked",
+}
+
+
 def check(data: dict) -> str | None:
     sizes = data.get("sizes")
     if not isinstance(sizes, list) or not sizes or not all(
