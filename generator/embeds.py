@@ -8,7 +8,8 @@ step's data, so it stays small."""
 from __future__ import annotations
 
 from .content import Explainer, Site
-from .pages import Page, explainer_href, step_figures, step_view
+from .seo import Head, description_of
+from .pages import Page, explainer_href, step_charts, step_view
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import embed_path
@@ -24,20 +25,22 @@ def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict
     pages = []
     for explainer in site.explainers:
         steps = list(zip(computed[explainer.slug], prose[explainer.slug]))
-        views = [step_view(states, texts, len(steps)) for states, texts in steps]
-        figures = [step_figures(states) for states, _ in steps]
+        step_data = [step_charts(states, site.config.labels) for states, _ in steps]  # (figures, tables)
+        views = [step_view(states, texts, len(steps), tables[states.default_key])
+                 for (states, texts), (_, tables) in zip(steps, step_data)]
 
         pool = Pool()
-        data = {"steps": [step_payload(s, t, f, pool) for (s, t), f in zip(steps, figures)], "pool": pool.items}
+        data = {"steps": [step_payload(s, t, figures, tables, pool)
+                          for (s, t), (figures, tables) in zip(steps, step_data)], "pool": pool.items}
         html = theme.render(
             "embed.html", **_context(site, explainer, assets, None), steps=views, payload=script_json(data),
             intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
         )
         pages.append(Page(embed_path(explainer.slug), html, indexed=False))
 
-        for (states, texts), view, step_figure in zip(steps, views, figures):
+        for (states, texts), view, (figures, tables) in zip(steps, views, step_data):
             pool = Pool()
-            data = {"steps": [step_payload(states, texts, step_figure, pool)], "pool": pool.items}
+            data = {"steps": [step_payload(states, texts, figures, tables, pool)], "pool": pool.items}
             html = theme.render(
                 "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
                 payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
@@ -52,7 +55,9 @@ def _context(site: Site, explainer: Explainer, assets: dict[str, str], step_numb
     if step_number is not None:
         full += f"#step-{step_number}"
     return {
-        "site": site.config, "labels": site.config.labels, "root": ROOT, "explainer": explainer,
-        "embed_step": step_number, "full_href": full,
-        "asset": lambda name: f"{ROOT}assets/{assets[name]}",
+        "site": site.config, "labels": site.config.labels, "root": ROOT, "home": f"{ROOT}index.html",
+        "explainer": explainer, "description": description_of(explainer), "embed_step": step_number,
+        "full_href": full, "asset": lambda name: f"{ROOT}assets/{assets[name]}",
+        # The full explainer is the page for search results, not its embeds.
+        "head": Head(robots="noindex"),
     }

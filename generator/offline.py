@@ -29,6 +29,7 @@ _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
 _ATTRIBUTE = re.compile(r'(\s)(href|src)="([^"]*)"')
 _SCRIPT = re.compile(r"<script\b([^<>]*)\bsrc=\"([^\"]*)\"([^<>]*)>\s*</script>", re.I)
 _STYLESHEET = re.compile(r"<link\b[^<>]*>", re.I)
+_INLINE = re.compile(r"<(script|style)\b[^<>]*>.*?</\1>", re.I | re.S)
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 _OMIT = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*\bdata-offline=\"omit\"[^<>]*>")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -76,8 +77,14 @@ def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
         inline.append(f"<style>{style_text(css)}</style>")
         return f"\0{len(inline) - 1}\0"
 
+    def keep(match: re.Match) -> str:
+        inline.append(match.group(0))
+        return f"\0{len(inline) - 1}\0"
+
     html = _SCRIPT.sub(script, html)
     html = _STYLESHEET.sub(stylesheet, html)
+    # The page's own inline scripts and styles (data, JSON-LD) are text, not tags to rewrite.
+    html = _INLINE.sub(keep, html)
     html = _TAG.sub(lambda m: _rewrite_tag(m.group(0), page, files, base_url), html)
     # A copy is for keeping, not for search results: the site's own page is the one to index.
     html = re.sub(r'<link rel="canonical" href="[^"]*">\n?', "", html)

@@ -51,8 +51,9 @@ class StepView:
     deeper: str
     chart_height: int
     wide: bool
-    table: dict = field(default_factory=dict)
-    embed: EmbedCode | None = None     # the iframe code offered by the step's Embed button
+    chart_title: str = ""
+    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+    embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
 
 
 def explainer_href(slug: str, root: str) -> str:
@@ -84,7 +85,7 @@ TOP_LEVEL_FOLDERS = {"assets", "embed", "offline", "index.html"}
 
 def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
     html = theme.render("404.html", **_common(site, assets, None), head=seo.not_found_head(site),
-                        inline_css=theme.static_text("style.css"),
+                        inline_css=theme.stylesheet_text(),
                         top_level=sorted(TOP_LEVEL_FOLDERS | {e.slug for e in site.explainers}))
     return Page("404.html", html, indexed=False)
 
@@ -95,8 +96,9 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
     pool = Pool()
     payload_steps, views = [], []
     for states, texts in zip(steps, step_prose):
-        payload_steps.append(step_payload(states, texts, step_figures(states), pool))
-        view = step_view(states, texts, len(steps))
+        figures, tables = step_charts(states, site.config.labels)
+        payload_steps.append(step_payload(states, texts, figures, tables, pool))
+        view = step_view(states, texts, len(steps), tables[states.default_key])
         view.embed = embed_code(site, explainer, states.step, root)
         views.append(view)
     data = {"steps": payload_steps, "pool": pool.items}
@@ -132,13 +134,15 @@ def _inline(html: str) -> str:
     return match.group(1) if match else html
 
 
-def step_figures(states: StepStates) -> dict[str, dict]:
-    """State key -> the Plotly figure of that state."""
-    kind = charts.get(states.step.chart.kind)
-    return {s.key: kind.figure(states.step.chart, s.chart) for s in states.states}
+def step_charts(states: StepStates, labels: dict) -> tuple[dict[str, dict], dict[str, dict]]:
+    """State key -> the Plotly figure of that state, and state key -> its data table."""
+    kind, chart = charts.get(states.step.chart.kind), states.step.chart
+    figures = {s.key: kind.figure(chart, s.chart) for s in states.states}
+    tables = {s.key: kind.table(chart, s.chart, labels) for s in states.states}
+    return figures, tables
 
 
-def step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
+def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
     step = states.step
     default = states.by_key(states.default_key)
     html, summary = texts.states[states.default_key]
@@ -159,7 +163,7 @@ def step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
         subtitle=step.subtitle, controls=controls,
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
         prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide,
+        wide=step.chart.wide, chart_title=step.chart.title, table=table,
     )
 
 

@@ -47,7 +47,7 @@ def test_every_explainer_and_step_has_an_embed(tiny_build):
     assert re.search(r'href="\.\./\.\./coin-flips/index\.html#step-1" target="_blank"', step)
     # A step embed has no pager to steps that are not in it, and no Embed button of its own.
     assert 'rel="next"' not in step and "data-embed-code" not in step
-    assert 'data-embed-step="1"' in step
+    assert 'data-embed-step="1"' in step and 'data-embed="coin-flips"' in whole
 
 
 def test_a_step_embed_carries_only_its_own_step(built_site):

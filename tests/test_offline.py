@@ -20,7 +20,7 @@ PAGE = """<!doctype html>
 <p data-offline="omit">Gone <span>with <p>nested</p></span></p><p>Text about href="../index.html" stays.</p>
 <img src="../assets/dot.svg" alt="dot">
 <script src="../assets/late.js?v=2" defer></script>
-<script>var early = 1;</script>
+<script>var early = '<a href="../index.html">';</script>
 <script src="../assets/now.js"></script>
 </body></html>"""
 
@@ -42,7 +42,8 @@ def test_inlines_scripts_styles_and_files():
     assert '<img src="data:image/svg+xml;base64,' in html
     # Deferred scripts run last, as they would have: after every inline script.
     scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
-    assert scripts == ["var early = 1;", "var now = 1;", "var s = '<\\/script>\\x3C!-- x'; var r = /<\\/script>/;"]
+    assert scripts == ["var early = '<a href=\"../index.html\">';", "var now = 1;",
+                       "var s = '<\\/script>\\x3C!-- x'; var r = /<\\/script>/;"]
     assert html.index("var s =") > html.index("</p>")
     assert html.count("</body>") == 1 and html.index("var s =") < html.index("</body>")
 

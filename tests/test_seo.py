@@ -34,7 +34,8 @@ def read(out, path):
 
 
 def questions_of(html: str) -> list[str]:
-    """The <summary> texts of the common questions (other disclosures, such as Embed, aside)."""
+    """The <summary> texts of the common questions section (other disclosures, such as the
+    charts' Show data and the Embed buttons, are not questions)."""
     return parse_page(re.search(r'<section class="questions".*?</section>', html, re.S).group(0)).summaries
 
 

@@ -14,9 +14,9 @@
 
   var parent = window.parent;
   if (!parent || parent === window) return;
-  var body = document.body;
-  var slug = body.getAttribute("data-embed") || "";
-  var step = body.getAttribute("data-embed-step");
+  var marker = document.querySelector("[data-embed]");
+  var slug = marker ? marker.getAttribute("data-embed") : "";
+  var step = marker ? marker.getAttribute("data-embed-step") : null;
   var lastHeight = -1;
 
   // The document's own height, not the viewport's, so that resizing the iframe
