@@ -6,11 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-<<<<<<< HEAD
-.PHONY: build test serve check new docs dist clean browser
-=======
-.PHONY: build test serve check new docs clean browser java
->>>>>>> main
+.PHONY: build test serve check new docs dist clean browser java
 
 build: $(VENV)/.runtime
 	$(PY) -m generator build
