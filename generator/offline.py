@@ -32,6 +32,9 @@ _STYLESHEET = re.compile(r"<link\b[^<>]*>", re.I)
 _INLINE = re.compile(r"<(script|style)\b[^<>]*>.*?</\1>", re.I | re.S)
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 _OMIT = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*\bdata-offline=\"omit\"[^<>]*>")
+# Characters an HTML document may not contain (controls other than whitespace,
+# and the BMP's noncharacters); minified libraries keep some raw inside strings.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 Files = dict[str, "bytes | Path"]
@@ -94,10 +97,12 @@ def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
 
 
 def script_text(js: str) -> str:
-    """JavaScript that cannot end its inline <script> early. "</script" becomes
-    "<\\/script" and "<!--" becomes "\\x3C!--": the same text inside strings,
-    template literals and regular expressions, which is where they can occur."""
+    """JavaScript that cannot end its inline <script> early, and holds no character
+    HTML forbids. "</script" becomes "<\\/script", "<!--" becomes "\\x3C!--" and a
+    control character becomes its \\u escape: the same text inside strings,
+    template literals and regular expressions, the only places they can occur."""
     js = re.sub(r"</(script)", r"<\\/\1", js, flags=re.I)
+    js = _FORBIDDEN.sub(lambda m: f"\\u{ord(m.group(0)):04X}", js)
     return js.replace("<!--", "\\x3C!--")
 
 

@@ -65,9 +65,9 @@ def test_marked_elements_are_left_out():
 
 
 def test_script_text_cannot_close_its_element():
-    text = script_text("a = '</SCRIPT>'; b = '<!-- c';")
+    text = script_text("a = '</SCRIPT>'; b = '<!-- c'; d = '\x1a\x01\t';")
     assert "</script" not in text.lower() and "<!--" not in text
-    assert text == "a = '<\\/SCRIPT>'; b = '\\x3C!-- c';"
+    assert text == "a = '<\\/SCRIPT>'; b = '\\x3C!-- c'; d = '\\u001A\\u0001\t';"
 
 
 def test_built_copy_refers_to_nothing_outside_itself(built_site):
