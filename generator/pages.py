@@ -110,7 +110,8 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
         updated=format_date(explainer.updated, site.config.labels),
         series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
         neighbours=_neighbours(site, explainer, root), head=seo.explainer_head(site, explainer, questions),
-        offline_href=f"{root}{offline_path(explainer.slug)}", explainer_embed=embed_code(site, explainer, None, root),
+        offline_href=f"{root}{offline_path(explainer.slug)}",
+        explainer_embed=embed_code(site, explainer, None, root),
     )
     return Page(f"{explainer.slug}/index.html", html, updated=explainer.updated)
 

@@ -93,11 +93,15 @@
     try { return window.self !== window.top; } catch (err) { return true; }
   }
 
-  function scrollToTarget(target) {
+  function scrollToTarget(target, instant) {
     // In an iframe, scrolling would move the host page under the reader.
     if (!target || framed()) return;
     var element = document.getElementById(target);
-    if (element) element.scrollIntoView();
+    if (!element) return;
+    if (!instant) return element.scrollIntoView();
+    // An opened link lands on its step at once, as an #anchor would, even where
+    // the theme makes in-page scrolling smooth.
+    try { element.scrollIntoView({ behavior: "instant", block: "start" }); } catch (err) { element.scrollIntoView(); }
   }
 
   /* ---- Deep links: writing ---- */
@@ -171,7 +175,7 @@
   if (initial.hasStates) {
     applyStates(initial.states);
     // The browser cannot scroll to "step-3&s3=…" by itself: no element has that id.
-    scrollToTarget(initial.target);
+    scrollToTarget(initial.target, true);
   }
   updateStateLinks();
 
