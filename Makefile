@@ -6,15 +6,15 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser
+.PHONY: build test serve check clean browser bench
 
-build: $(VENV)/.runtime
+build: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator build
 
 check: $(VENV)/.runtime
 	$(PY) -m generator check --strict
 
-serve: $(VENV)/.runtime
+serve: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator serve --port $(PORT)
 
 test: $(VENV)/.dev browser build
@@ -22,6 +22,16 @@ test: $(VENV)/.dev browser build
 
 clean:
 	rm -rf build
+
+# Benchmarks, not tests: repeated runs and medians, written to docs/performance.md.
+bench: $(VENV)/.dev browser node_modules/.package-lock.json
+	$(PY) -m bench
+
+# Browser files pinned in package.json (the partial Plotly bundle). Without npm
+# the build ships the plotly package's full bundle instead.
+node_modules/.package-lock.json: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund; \
+	else echo "npm not found: shipping the full plotly.js bundle (install Node.js for the smaller one)"; fi
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
