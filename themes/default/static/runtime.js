@@ -10,15 +10,39 @@
   var data = JSON.parse(source.textContent);
 
   // Arrays shared between states are stored once and referenced as {"$": i}.
+  // Every array of plain values is handed out as one shared object per content:
+  // Plotly.react compares data arrays by identity, so an array that is the same
+  // in two states costs nothing to redraw. Arrays holding objects (traces,
+  // shapes) are fresh copies each time, since Plotly annotates those objects.
+  var byIndex = [];
+  var byText = {};
   function resolve(node) {
-    if (Array.isArray(node)) return node.map(resolve);
+    if (Array.isArray(node)) {
+      var array = node.map(resolve);
+      if (holdsObjects(array)) return array;
+      var text = JSON.stringify(array);
+      return byText[text] || (byText[text] = array);
+    }
     if (node && typeof node === "object") {
-      if (typeof node.$ === "number" && Object.keys(node).length === 1) return resolve(data.pool[node.$]);
+      if (typeof node.$ === "number" && Object.keys(node).length === 1) return pooled(node.$);
       var out = {};
       for (var key in node) out[key] = resolve(node[key]);
       return out;
     }
     return node;
+  }
+  function pooled(index) {
+    if (byIndex[index]) return byIndex[index];
+    var value = resolve(data.pool[index]);
+    if (!holdsObjects(value)) byIndex[index] = value;
+    return value;
+  }
+  function holdsObjects(array) {
+    for (var i = 0; i < array.length; i++) {
+      var item = array[i];
+      if (item && typeof item === "object" && !Array.isArray(item)) return true;
+    }
+    return false;
   }
 
   function Step(section) {

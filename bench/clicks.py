@@ -1,0 +1,96 @@
+"""Click-to-update latency in headless Chromium, over every button of every
+control of every step. Clicks are dispatched inside the page and timed with
+performance.now(), so Playwright's messaging is not counted: the clock runs
+from the click until the runtime has applied the state and the Plotly.react
+call it made has resolved. A second figure adds the wait for the next frame."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import CHROMIUM, CHROMIUM_ARGS, median, percentile
+
+# Runs in the page: wraps Plotly.react to catch the promise of the redraw a click starts.
+SWEEP = """
+async (rounds) => {
+  const runtime = window.explainerRuntime;
+  const react = Plotly.react;
+  let pending = null;
+  Plotly.react = function () { pending = react.apply(this, arguments); return pending; };
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let s = 0; s < runtime.steps.length; s++) {
+      const step = runtime.steps[s];
+      if (!step.chart) continue;
+      step.chart.scrollIntoView({ block: "center" });
+      for (let wait = 0; wait < 600 && step.drawn !== step.key; wait++) await frame();
+      if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " never drew its chart");
+      if (pending) await pending;
+      await frame();
+      for (let g = 0; g < step.groups.length; g++) {
+        const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
+        const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
+        for (let k = 1; k <= buttons.length; k++) {
+          const button = buttons[(start + k) % buttons.length];
+          pending = null;
+          const t0 = performance.now();
+          button.click();
+          if (pending) await pending;
+          const t1 = performance.now();
+          await frame();
+          const t2 = performance.now();
+          if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " did not draw state " + step.key);
+          if (buttons.length > 1 && button.getAttribute("aria-pressed") !== "true") {
+            throw new Error("step " + (s + 1) + ": the clicked button is not pressed");
+          }
+          samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0,
+                         redrew: pending !== null });
+        }
+      }
+    }
+  }
+  Plotly.react = react;
+  return samples;
+}
+"""
+
+
+def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for slug in slugs:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto((build_dir / slug / "index.html").resolve().as_uri())
+                page.wait_for_function("window.explainerRuntime && window.Plotly")
+                samples = page.evaluate(SWEEP, rounds)
+                page.close()
+                if errors:
+                    raise RuntimeError(f"{slug}: page errors during the sweep: {errors}")
+                results[slug] = summarise(samples, rounds)
+            version = browser.version
+        finally:
+            browser.close()
+    return {"chromium": version, "pages": results}
+
+
+def summarise(samples: list[dict], rounds: int) -> dict:
+    applied = [s["applied"] for s in samples]
+    frames = [s["frame"] for s in samples]
+    steps = {}
+    for number in sorted({s["step"] for s in samples}):
+        mine = [s["applied"] for s in samples if s["step"] == number]
+        steps[number] = {"clicks": len(mine) // rounds, "median_ms": median(mine), "p95_ms": percentile(mine, 95),
+                         "max_ms": max(mine)}
+    return {
+        "clicks": len(samples), "rounds": rounds,
+        "median_ms": median(applied), "p95_ms": percentile(applied, 95), "max_ms": max(applied),
+        "frame_median_ms": median(frames), "frame_p95_ms": percentile(frames, 95),
+        "first_round_median_ms": median([s["applied"] for s in samples if s["round"] == 0]),
+        "steps": steps,
+    }
