@@ -58,6 +58,9 @@ def formatter(spec: str):
 JINJA_FILTERS = {"percent": percent, "fixed": fixed, "count": count, "shape": shape}
 
 
+_SCALARS = frozenset((int, float, str, bool, type(None)))
+
+
 def plain(value):
     """Convert numpy scalars and arrays to plain Python, for templates and JSON."""
     if isinstance(value, np.ndarray):
@@ -65,5 +68,7 @@ def plain(value):
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (list, tuple)):
+        if all(type(v) in _SCALARS for v in value):  # already plain: copy without a call per item
+            return type(value)(value)
         return type(value)(plain(v) for v in value)
     return value

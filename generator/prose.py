@@ -10,13 +10,25 @@ from dataclasses import dataclass
 
 import jinja2
 import markdown
+import markupsafe
+from markdown.extensions.abbr import AbbrExtension
+from markdown.extensions.attr_list import AttrListExtension
+from markdown.extensions.def_list import DefListExtension
+from markdown.extensions.fenced_code import FencedCodeExtension
+from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.sane_lists import SaneListExtension
+from markdown.extensions.tables import TableExtension
 
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
 from .states import StepStates
-from .templating import make_env
+from .templating import compile_string, make_env
 
-_MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
+# "extra" and "sane_lists", given as objects: naming them makes Markdown scan
+# every installed package's metadata for extensions, which costs more than a build's prose.
+_MARKDOWN_EXTENSIONS = (AbbrExtension, AttrListExtension, DefListExtension, FencedCodeExtension,
+                        FootnoteExtension, MarkdownInHtmlExtension, TableExtension, SaneListExtension)
 _UNDEFINED = re.compile(r"'(?:[^']*object' has no attribute '|)([^']+)' is undefined|has no attribute '([^']+)'")
 
 
@@ -31,7 +43,8 @@ class MarkdownRenderer:
     """Markdown to HTML, memoised: many states render to the same text."""
 
     def __init__(self):
-        self._md = markdown.Markdown(extensions=_MARKDOWN_EXTENSIONS, output_format="html")
+        self._md = markdown.Markdown(extensions=[make() for make in _MARKDOWN_EXTENSIONS],
+                                     output_format="html")
         self._cache: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
@@ -40,8 +53,25 @@ class MarkdownRenderer:
         return self._cache[text]
 
 
+# While a state's prose goes through Markdown, each value it prints stands as a
+# numbered marker; the values go back into the HTML afterwards. States whose
+# prose differs only in its numbers then share one Markdown conversion (the
+# costly part), and a value always reads as text, never as Markdown syntax.
+_SLOTS = "_printed_values"
+_MARKER = re.compile("\ue000(\\d+)\ue001")
+
+
+@jinja2.pass_context
+def _to_slot(context, value):
+    slots = context.get(_SLOTS)
+    if slots is None:
+        return value
+    slots.append(str(markupsafe.escape(value)))  # autoescape's job, done here for the real value
+    return f"\ue000{len(slots) - 1}\ue001"
+
+
 def render_prose(site: Site, computed: dict[str, list[StepStates]]) -> dict[str, list[StepProse]]:
-    html_env, text_env = make_env(autoescape=True), make_env(autoescape=False)
+    html_env, text_env = make_env(autoescape=True, finalize=_to_slot), make_env(autoescape=False)
     to_html = MarkdownRenderer()
     errors: list[Problem] = []
     result = {}
@@ -67,8 +97,11 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
     prose = _compile(html_env, step.prose, step, "prose", step.prose_line)
     summary = _compile(text_env, step.summary, step, "summary", None) if step.summary else None
     states = {}
+    markers = "\ue000" not in step.prose  # an author's own private-use characters turn them off
     for state in computed.states:
-        html = to_html(_render(prose, state.values, explainer, step, "prose", state.choice))
+        slots: list[str] | None = [] if markers else None
+        text = _render(prose, state.values, explainer, step, "prose", state.choice, slots=slots)
+        html = _MARKER.sub(lambda m: slots[int(m.group(1))], to_html(text)) if markers else to_html(text)
         text = _render(summary, state.values, explainer, step, "summary", state.choice) if summary else ""
         states[state.key] = (html, " ".join(text.split()))
     static = {}
@@ -82,7 +115,7 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
 
 def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_line: int | None):
     try:
-        return env.from_string(source)
+        return compile_string(env, source)
     except jinja2.TemplateSyntaxError as err:
         line = first_line + err.lineno - 1 if first_line and err.lineno else None
         raise ContentError.one(step.path, f"template syntax error in {part}: {err.message}", line=line,
@@ -90,9 +123,9 @@ def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_
 
 
 def _render(template, values: dict, explainer: Explainer, step: Step, part: str, choice: dict | None,
-            all_values: dict | None = None) -> str:
+            all_values: dict | None = None, slots: list | None = None) -> str:
     try:
-        return template.render(**values)
+        return template.render(**values, **{_SLOTS: slots}) if slots is not None else template.render(**values)
     except jinja2.UndefinedError as err:
         match = _UNDEFINED.search(str(err))
         name = next((g for g in match.groups() if g), None) if match else None

@@ -152,5 +152,7 @@ def _finite(value) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, (list, tuple)):
+        if all(type(v) is float for v in value):  # a row of numbers: no call per number
+            return all(map(math.isfinite, value))
         return all(_finite(v) for v in value)
     return True

@@ -32,7 +32,9 @@ def axis(title: str = "", **extra) -> dict:
 def rounded(values, digits: int = 4):
     """Round numbers for the page: shorter JSON, stable bytes between builds."""
     if isinstance(values, (list, tuple)):
-        return [rounded(v, digits) for v in values]
+        # One comprehension per row rather than a call per number: charts hold thousands.
+        return [rounded(v, digits) if isinstance(v, (list, tuple))
+                else round(v, digits) + 0.0 if isinstance(v, float) else v for v in values]
     if isinstance(values, float):
         return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
     return values
