@@ -34,6 +34,12 @@ def trace(z, x, y, **extra) -> dict:
     }
 
 
+def cell_range(count: int, reversed_: bool = False) -> list[float]:
+    """An axis range fixed to the cells, first row on top. A fixed range (rather than
+    autorange) lets Plotly.react skip recomputing the axes when only the data changes."""
+    return [count - 0.5, -0.5] if reversed_ else [-0.5, count - 0.5]
+
+
 def row_outline(row: int, width: int, xref: str = "x", yref: str = "y") -> dict:
     return {"type": "rect", "xref": xref, "yref": yref, "x0": -0.5, "x1": width - 0.5,
             "y0": row - 0.5, "y1": row + 0.5, "line": {"color": ACCENT, "width": 3}}
@@ -46,8 +52,8 @@ def figure(chart, data: dict) -> dict:
         shapes.append(row_outline(data["highlight_row"], len(x)))
     layout = base_layout(
         chart,
-        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x),
-        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, autorange="reversed"),
+        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x, range=cell_range(len(x))),
+        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True)),
         shapes=shapes,
     )
     return {"data": [trace(data["z"], x, y, colorbar={"thickness": 12, "len": 0.9})], "layout": layout}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem
-from .heatmap import row_outline, trace
+from .heatmap import cell_range, row_outline, trace
 
 _GAP_X = 0.08
 _GAP_Y = 0.14
@@ -45,10 +45,10 @@ def figure(chart, data: dict) -> dict:
                             opacity=1 if emphasised else 0.45, **extra))
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
                                       domain=[left, right], tickvals=list(range(len(x))), ticktext=x,
-                                      anchor=f"y{suffix}")
+                                      range=cell_range(len(x)), anchor=f"y{suffix}")
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
                                       tickvals=list(range(len(y))), ticktext=y,
-                                      autorange="reversed", anchor=f"x{suffix}")
+                                      range=cell_range(len(y), True), anchor=f"x{suffix}")
         title = data["titles"][index]
         annotations.append({"text": f"<b>{title}</b>" if index == selected else title,
                             "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": top,
