@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check clean browser bench
+.PHONY: build test serve check new docs clean browser bench
 
 build: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator build
@@ -16,6 +16,15 @@ check: $(VENV)/.runtime
 
 serve: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator serve --port $(PORT)
+
+# make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
+new: $(VENV)/.runtime
+	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"]"; exit 2; }
+	$(PY) -m generator new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
+
+# Regenerate the field reference in docs/authoring.md from the schema.
+docs: $(VENV)/.runtime
+	$(PY) -m generator.reference
 
 test: $(VENV)/.dev browser build
 	$(PY) -m pytest

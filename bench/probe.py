@@ -1,7 +1,7 @@
 """Measurements that must run in a fresh interpreter, one per process:
 
     python -m bench.probe stages CONTENT OUT      build() time and its stages
-    python -m bench.probe rebuild CONTENT OUT N   serve mode's rebuild after N prose edits
+    python -m bench.probe rebuild CONTENT N       serve mode's rebuild after N prose edits
 
 Each prints one JSON object on its last line of stdout.
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 import sys
 import time
 from pathlib import Path
 
 _STAGES = ("load_site", "load_theme", "compute_site", "render_prose", "collect_assets", "render_pages",
-           "write_site")
+           "site_files", "write_site")
 
 
 def stages(content: str, out: str) -> dict:
@@ -36,20 +35,27 @@ def stages(content: str, out: str) -> dict:
     return {"import_s": imported, "build_s": time.perf_counter() - started, "stages": spent}
 
 
-def rebuild(content: str, out: str, runs: str) -> dict:
-    """Start serve mode through the command line with a stand-in for livereload's
-    Server that records what serve() watches, then edit one prose line and call
-    the rebuild serve() registered for the content folder, as livereload would."""
-    import livereload
+def rebuild(content: str, runs: str) -> dict:
+    """Serve mode's own rebuild: `python -m generator serve` is run through the
+    command line up to the point where it would start serving (its arguments are
+    taken there), then the dev server's LiveSite builds once and, after each
+    one-line prose edit, rebuilds with the changed file, as its watcher would."""
+    from generator import cli, serve
 
-    livereload.Server = _RecordingServer
-    from generator.cli import main
-
-    with contextlib.redirect_stderr(io.StringIO()):
-        code = main(["serve", "--content", content, "--out", out, "--port", "0"])
-    if code != 0 or not _RecordingServer.watches:
-        raise SystemExit(f"serve did not start (exit {code}, {len(_RecordingServer.watches)} watches)")
-    callback = _rebuild_callback(Path(content))
+    taken = []
+    serve.serve = taken.append  # the command line calls it with the parsed arguments
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = cli.main(["serve", "--content", content, "--port", "0"])
+    if code != 0 or not taken:
+        raise SystemExit(f"serve did not start (exit {code})")
+    site = serve.LiveSite(taken[0])
+    log = io.StringIO()
+    with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
+        started = time.perf_counter()
+        site.rebuild()
+        first = time.perf_counter() - started
+    if site.error:
+        raise SystemExit(f"the first build failed: {site.error}")
     path, lines, index = _prose_line(Path(content))
     times = []
     for run in range(int(runs)):
@@ -57,44 +63,14 @@ def rebuild(content: str, out: str, runs: str) -> dict:
         edited = list(lines)
         edited[index] = lines[index].rstrip("\n") + f" {marker}\n"
         path.write_text("".join(edited), encoding="utf-8")
-        stamp = time.time_ns() + run * 1_000_000  # a fresh mtime even on coarse clocks
-        os.utime(path, ns=(stamp, stamp))
-        log = io.StringIO()
-        started = time.perf_counter()
-        with contextlib.redirect_stderr(log):
-            callback()
-        times.append(time.perf_counter() - started)
-        if not any(marker in page.read_text("utf-8") for page in Path(out).rglob("*.html")):
-            raise SystemExit(f"the rebuild did not publish the edit ({marker!r}); serve said: {log.getvalue()}")
-    return {"times_s": times, "file": str(path.relative_to(content)), "line": index + 1}
-
-
-class _RecordingServer:
-    watches: list = []
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def watch(self, filepath, func=None, delay=None, ignore=None):
-        _RecordingServer.watches.append((str(filepath), func))
-
-    def serve(self, *args, **kwargs):
-        return None
-
-    def __getattr__(self, name):  # any other Server method serve() may call
-        return lambda *args, **kwargs: None
-
-
-def _rebuild_callback(content: Path):
-    callables = [(path, func) for path, func in _RecordingServer.watches if callable(func)]
-    for path, func in callables:
-        watched = Path(path.split("*")[0] or ".").resolve()
-        if watched == content.resolve() or content.resolve().is_relative_to(watched) \
-                or watched.is_relative_to(content.resolve()):
-            return func
-    if callables:
-        return callables[0][1]
-    raise SystemExit("serve() registered no rebuild function with livereload")
+        with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
+            started = time.perf_counter()
+            site.rebuild({path.resolve()})
+            times.append(time.perf_counter() - started)
+        if site.error or not any(marker.encode() in data for name, data in site.files.items()
+                                 if name.endswith(".html")):
+            raise SystemExit(f"the rebuild did not publish the edit ({marker!r}): {site.error or log.getvalue()}")
+    return {"first_build_s": first, "times_s": times, "file": str(path.relative_to(content)), "line": index + 1}
 
 
 def _prose_line(content: Path) -> tuple[Path, list[str], int]:

@@ -15,8 +15,9 @@ def measure(runs: int) -> dict:
         content = Path(temp) / "content"
         shutil.copytree(CONTENT, content)
         # One warm-up edit, then `runs` measured ones, in one serve session.
-        probe = json.loads(run([PYTHON, "-m", "bench.probe", "rebuild", str(content), str(Path(temp) / "build"),
-                                str(runs + 1)]).stdout.splitlines()[-1])
+        probe = json.loads(run([PYTHON, "-m", "bench.probe", "rebuild", str(content), str(runs + 1)])
+                           .stdout.splitlines()[-1])
     times = probe["times_s"]
-    return {"runs": runs, "first_s": times[0], "median_s": median(times[1:]), "times": times[1:],
+    return {"runs": runs, "first_build_s": probe["first_build_s"], "first_s": times[0],
+            "median_s": median(times[1:]), "times": times[1:],
             "edited": f"{probe['file']}, line {probe['line']}"}

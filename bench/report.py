@@ -102,11 +102,13 @@ def _build(r: dict) -> str:
 
 def _rebuild(r: dict) -> str:
     b = r["rebuild"]
-    return (f"`python -m generator serve` is started on a temporary copy of the content, with livereload's server "
-            f"replaced by a recorder so that the rebuild function serve registers can be called directly. "
-            f"One prose line ({b['edited']}) is edited and that function called, {b['runs']} times after one "
-            f"warm-up edit (which took {ms(b['first_s'])}); each time the edit is checked to be in the output. "
-            f"Median: **{ms(b['median_s'])}** (range {ms(min(b['times']))} to {ms(max(b['times']))}).")
+    return (f"`python -m generator serve` is started through the command line on a temporary copy of the content, "
+            f"up to where it would start serving; then the dev server's own `LiveSite` builds the site "
+            f"({ms(b['first_build_s'])}) and, after each one-line prose edit ({b['edited']}), rebuilds it with the "
+            f"changed file, as its watcher would. Each rebuild is checked to publish the edit. One warm-up edit "
+            f"({ms(b['first_s'])}), then {b['runs']} measured ones: median **{ms(b['median_s'])}** "
+            f"(range {ms(min(b['times']))} to {ms(max(b['times']))}). The server's polling interval and settle "
+            "delay, which come before a rebuild starts, are not included.")
 
 
 def _bytes(r: dict) -> str:

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .assets import collect_assets, versioned_names
+from .cache import BuildCache
 from .content import Site, load_site
-from .errors import Problem
+from .errors import Problem, StrictModeError
 from .pages import render_pages
 from .prose import render_prose
-from .states import compute_site
+from .seo import site_files
+from .states import StepStates, compute_site
 from .theme import load_theme
 from .writer import write_site
 
@@ -20,18 +22,35 @@ class BuildResult:
     site: Site
     files: dict[str, bytes | Path]
     warnings: list[Problem]
+    computed: dict[str, list[StepStates]]
+
+    @property
+    def state_count(self) -> int:
+        return sum(len(step.states) for steps in self.computed.values() for step in steps)
 
 
-def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str | None = None) -> BuildResult:
-    site = load_site(content_dir)                                     # 1. load and validate
+def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str | None = None, *,
+          strict: bool = False, warnings: list[Problem] | None = None,
+          cache: BuildCache | None = None) -> BuildResult:
+    """Build the site; write it to out_dir unless that is None (a check).
+
+    `warnings` collects the warnings (the caller reports and counts them); with
+    `strict`, any warning fails the build before anything is written. `cache`
+    lets the dev server reuse what an unchanged explainer computed last time."""
+    cache = cache or BuildCache()
+    cache.begin()
+    site = load_site(content_dir, warnings)                           # 1. load and validate
     chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path)
-    computed = compute_site(site)                                     # 2. compute every state
-    prose = render_prose(site, computed)                              # 3. prose of every state
+    computed = compute_site(site, cache=cache)                        # 2. compute every state
+    prose = render_prose(site, computed, cache)                       # 3. prose of every state
     assets = collect_assets(chosen)
-    pages = render_pages(site, computed, prose, chosen, versioned_names(assets))  # 4. pages
+    pages = render_pages(site, computed, prose, chosen, versioned_names(assets), cache)  # 4. pages
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages})
-    files[".nojekyll"] = b""
+    files.update(site_files(site, pages))                             # 5. sitemap.xml, robots.txt
+    files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are, no Jekyll pass
+    if strict and site.warnings:
+        raise StrictModeError(site.warnings)
     if out_dir is not None:
-        write_site(out_dir, files)                                    # 5. write, atomically
-    return BuildResult(site, files, site.warnings)
+        write_site(out_dir, files, protect=(content_dir, themes_dir))  # 6. write, atomically
+    return BuildResult(site, files, site.warnings, computed)

@@ -1,7 +1,7 @@
-"""Command line: python -m generator build|serve|check.
+"""Command line: python -m generator build|serve|new|check.
 
-Errors are printed as one plain line each; a Python traceback reaches the
-user only with --debug.
+Problems are printed one plain line each, warnings are counted, and the totals
+come last. A Python traceback reaches the user only with --debug.
 """
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import ContentError, GeneratorError
+from .errors import GeneratorError, Problem, display_path, report_lines
 
 PROJECT = Path(__file__).resolve().parent.parent
+EPILOG = "Every command takes --help. docs/authoring.md explains how to write an explainer."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,86 +22,107 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    warnings: list[Problem] = []  # the run's counting collector, filled by the build
     try:
-        return args.run(args)
+        return args.run(args, warnings)
     except GeneratorError as err:
         if args.debug:
             raise
-        _report(err)
+        _print(report_lines(err, warnings, Path.cwd(), failed=args.failed))
         return 1
     except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
         return 130
     except Exception as err:  # a bug of ours: still one line unless --debug
         if args.debug:
             raise
-        print(f"error: internal error: {type(err).__name__}: {err} (run with --debug for details)",
+        _print(report_lines(None, warnings, Path.cwd()))
+        print(f"error: internal error: {type(err).__name__}: {err} (run with --debug for the traceback)",
               file=sys.stderr)
         return 1
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m generator", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m generator", description=__doc__.splitlines()[0],
+                                     epilog=EPILOG)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    def command(name: str, run, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.set_defaults(run=run, command=name)
-        sub.add_argument("--content", type=Path, default=PROJECT / "content", help="content folder (default: content/)")
-        sub.add_argument("--themes", type=Path, default=PROJECT / "themes", help="themes folder (default: themes/)")
-        sub.add_argument("--theme", help="theme name, overriding site.toml")
-        sub.add_argument("--strict", action="store_true", help="fail when there are warnings")
-        sub.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    def command(name: str, run, help_text: str, failed: str, site: bool = True) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EPILOG)
+        sub.set_defaults(run=run, command=name, failed=failed)
+        sub.add_argument("--content", type=Path, default=PROJECT / "content",
+                         help="content folder (default: content/)")
+        if site:
+            sub.add_argument("--themes", type=Path, default=PROJECT / "themes",
+                             help="folder of themes (default: themes/)")
+            sub.add_argument("--theme", help="theme name, overriding the theme in site.toml")
+            sub.add_argument("--strict", action="store_true",
+                             help="fail when there are warnings (unknown keys and the like)")
+        sub.add_argument("--debug", action="store_true", help="show Python tracebacks of failures")
         return sub
 
-    build = command("build", _build, "Build the site into the output folder.")
+    build = command("build", _build, "Build the site into the output folder, replacing it only when "
+                    "the whole build succeeds.", "Build failed")
     build.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
-    command("check", _check, "Validate the content and compute every state, writing nothing.")
-    serve = command("serve", _serve, "Serve the site with live reload, rebuilding on change.")
-    serve.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
-    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+    command("check", _check, "Validate the content and compute every state, writing nothing.", "Check failed")
+    serve = command("serve", _serve, "Preview the site on http://127.0.0.1 with live reload: rebuild "
+                    "what a change affects and reload the browser.", "Serve failed")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    new = command("new", _new, "Start a new explainer: a small working example in content/SLUG/, "
+                  "added to the series in site.toml.", "New failed", site=False)
+    new.add_argument("slug", help="the explainer's folder name and URL: lowercase letters, digits, hyphens")
+    new.add_argument("--title", help="its title (default: made from the slug)")
     return parser
 
 
-def _build(args) -> int:
+def _build(args, warnings: list[Problem]) -> int:
     from .build import build
 
     started = time.perf_counter()
-    result = build(args.content, args.out, args.themes, args.theme)
-    _warn(result.warnings, args.strict)
+    result = build(args.content, args.out, args.themes, args.theme, strict=args.strict, warnings=warnings)
+    _print(report_lines(None, warnings, Path.cwd()))
     pages = sum(1 for name in result.files if name.endswith(".html"))
-    print(f"Built {pages} pages into {args.out} in {time.perf_counter() - started:.2f} s")
+    print(f"Built {pages} pages ({result.state_count} states) into {_shown(args.out)} "
+          f"in {time.perf_counter() - started:.2f} s{_warning_total(warnings)}.")
     return 0
 
 
-def _check(args) -> int:
+def _check(args, warnings: list[Problem]) -> int:
     from .build import build
 
-    result = build(args.content, None, args.themes, args.theme)
-    _warn(result.warnings, args.strict)
-    states = sum(len(s.controls) for e in result.site.explainers for s in e.steps)
-    print(f"OK: {len(result.site.explainers)} explainers checked ({states} controls)")
+    result = build(args.content, None, args.themes, args.theme, strict=args.strict, warnings=warnings)
+    _print(report_lines(None, warnings, Path.cwd()))
+    explainers = len(result.site.explainers)
+    print(f"OK: {explainers} explainer{'' if explainers == 1 else 's'} and {result.state_count} states "
+          f"checked{_warning_total(warnings)}.")
     return 0
 
 
-def _serve(args) -> int:
+def _serve(args, warnings: list[Problem]) -> int:
     from .serve import serve
 
     serve(args)
     return 0
 
 
-def _warn(warnings, strict: bool) -> None:
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if strict and warnings:
-        from .errors import StrictModeError
+def _new(args, warnings: list[Problem]) -> int:
+    from .scaffold import scaffold
 
-        raise StrictModeError(f"{len(warnings)} warning(s) with --strict")
+    created = scaffold(args.content, args.slug, args.title)
+    for line in created.report(Path.cwd()):
+        print(line)
+    return 0
 
 
-def _report(err: GeneratorError) -> None:
-    problems = err.problems if isinstance(err, ContentError) else [err]
-    for problem in problems:
-        print(f"error: {problem}", file=sys.stderr)
-    if len(problems) > 1:
-        print(f"{len(problems)} errors", file=sys.stderr)
+def _warning_total(warnings: list[Problem]) -> str:
+    return f", with {len(warnings)} warning{'' if len(warnings) == 1 else 's'}" if warnings else ""
+
+
+def _shown(path: Path) -> str:
+    return display_path(path, Path.cwd())
+
+
+def _print(lines: list[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)

@@ -42,6 +42,7 @@ class SiteConfig:
 
 @dataclass(frozen=True)
 class Control:
+    kind: str
     name: str
     label: str
     values: tuple  # literal values, or resolved from model.py once it is loaded
@@ -86,6 +87,7 @@ class Step:
     hint: str
     deeper: str
     prose_line: int = 1
+    part_lines: dict = field(default_factory=dict)  # part name -> first line, for error messages
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class Explainer:
     title: str
     subtitle: str
     description: str
+    question: str | None  # the heading of the intro
     updated: _dt.date
     related: list[str]
     references: list[Reference]
@@ -124,15 +127,21 @@ class Site:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def load_site(content_dir: Path) -> Site:
-    """Read content/: the site config and every explainer folder in it."""
+def load_site(content_dir: Path, warnings: list[Problem] | None = None) -> Site:
+    """Read content/: the site config and every explainer folder in it.
+
+    Warnings are appended to `warnings` as they are found (the caller's counting
+    collector), so they are reported even when errors stop the build."""
+    if not content_dir.is_dir():
+        what = "is not a folder" if content_dir.exists() else "does not exist"
+        raise ContentError.one(content_dir, f"{what}: expected the content folder, with a {SITE_FILE}")
     errors: list[Problem] = []
-    warnings: list[Problem] = []
+    warnings = [] if warnings is None else warnings
     config = _collect(errors, lambda: load_config(content_dir / SITE_FILE, warnings))
     explainers = []
     folders = sorted(p for p in content_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
     for folder in folders:
-        if not (folder / EXPLAINER_FILE).exists():
+        if not _present(folder / EXPLAINER_FILE):
             warnings.append(Problem(folder, f"has no {EXPLAINER_FILE}; the folder is skipped"))
             continue
         explainer = _collect(errors, lambda: load_explainer(folder, warnings))
@@ -147,7 +156,7 @@ def load_site(content_dir: Path) -> Site:
 
 
 def load_config(path: Path, warnings: list[Problem]) -> SiteConfig:
-    if not path.exists():
+    if not _present(path):
         raise ContentError.one(path, "is missing: every site needs a site.toml with at least a title")
     text = read_text(path)
     table = parse_toml(text, path)
@@ -172,11 +181,15 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
     warnings += meta_warnings
     for index, slug in enumerate(meta.get("related") or []):
         if not isinstance(slug, str):
-            errors.append(Problem(path, f"expected a slug string, found {slug!r}", None, f"related[{index}]"))
+            errors.append(Problem(path, f"expected a slug string, found {slug!r}",
+                                  schema.line_of(doc.text, "related"), f"related[{index}]"))
     if "main" in doc.parts:
         warnings.append(Problem(path, "text before the first '::: part' marker is ignored",
                                 doc.part_lines["main"]))
-    if not (folder / MODEL_FILE).exists():
+    if "intro" in doc.parts and not meta.get("question"):
+        warnings.append(Problem(path, "the intro has no heading: add the question it answers, "
+                                "e.g. question = \"What is ...?\"", doc.part_lines["intro"], "question"))
+    if not _present(folder / MODEL_FILE):
         errors.append(Problem(folder / MODEL_FILE, "is missing: an explainer's numbers come from its model.py"))
     steps_dir = folder / STEPS_DIR
     step_files = sorted(steps_dir.glob("*.md")) if steps_dir.is_dir() else []
@@ -191,7 +204,7 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
         raise ContentError(errors)
     return Explainer(
         path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
-        description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
+        description=meta["description"], question=meta["question"], updated=meta["updated"], related=list(meta["related"]),
         references=[Reference(**ref) for ref in meta["references"]],
         intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
         questions=doc.parts.get("questions", ""), steps=steps,
@@ -211,8 +224,9 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
         errors += control_errors
         controls.append(control)
     names = [c.name for c in controls if c]
-    for name in {n for n in names if names.count(n) > 1}:
-        errors.append(Problem(path, f"two controls are named {name!r}", None, "controls"))
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
+                              "controls"))
     if errors:
         raise ContentError(errors)
     slug = path.stem.split("-", 1)[1] if "-" in path.stem and path.stem.split("-")[0].isdigit() else path.stem
@@ -221,24 +235,29 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
         compute=meta["compute"], summary=meta["summary"], controls=controls,
         readouts=[Readout(**r) for r in meta["readouts"]], chart=Chart(**meta["chart"]),
         prose=doc.parts["main"], hint=doc.parts.get("hint", ""), deeper=doc.parts.get("deeper", ""),
-        prose_line=doc.part_lines["main"],
+        prose_line=doc.part_lines["main"], part_lines=dict(doc.part_lines),
     )
 
 
 def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:
     errors: list[Problem] = []
+
+    def line(key: str) -> int | None:
+        return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
+
     if "{value}" not in row.get("button", "{value}"):
-        errors.append(Problem(path, "must contain '{value}'", None, where + ".button"))
+        errors.append(Problem(path, f"must contain '{{value}}', found {row.get('button')!r}", line("button"),
+                              where + ".button"))
     values, details = row.get("values"), row.get("details")
     literal = isinstance(values, list)
-    if literal and row.get("default") not in values:
+    if literal and values and row.get("default") not in values:
         errors.append(Problem(path, f"expected one of the values {values!r}, found {row.get('default')!r}",
-                              schema._line_of(text, "default"), where + ".default"))
+                              line("default"), where + ".default"))
     if isinstance(details, list) and literal and len(details) != len(values):
         errors.append(Problem(path, f"expected {len(values)} details (one per value), found {len(details)}",
-                              None, where + ".details"))
+                              line("details"), where + ".details"))
     control = Control(
-        name=row.get("name"), label=row.get("label"),
+        kind=row.get("kind", "buttons"), name=row.get("name"), label=row.get("label"),
         values=tuple(values) if literal else (), values_from=None if literal else values,
         default=row.get("default"), button=row.get("button", "{value}"),
         details=tuple(details) if isinstance(details, list) else None,
@@ -250,17 +269,21 @@ def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | No
 def _check_slugs(config: SiteConfig, explainers: list[Explainer]) -> list[Problem]:
     errors = []
     listed = [e.slug for e in config.series + config.extra]
-    for slug in {s for s in listed if listed.count(s) > 1}:
-        errors.append(Problem(config.path, f"slug {slug!r} is listed more than once", None, "series"))
+    text = _source(config.path)
+    for slug in sorted({s for s in listed if listed.count(s) > 1}):
+        lines = [n for n, row in enumerate(text.split("\n"), start=1)
+                 if row.strip().replace(" ", "") in (f'slug="{slug}"', f"slug='{slug}'")]
+        errors.append(Problem(config.path, f"slug {slug!r} is listed more than once (each explainer once, "
+                              "in series or extra)", lines[1] if len(lines) > 1 else None, "series"))
     known = set(listed) | {e.slug for e in explainers}
     for explainer in explainers:
-        if schema._slug(explainer.slug):
-            errors.append(Problem(explainer.path, schema._slug(explainer.slug).replace("slug", "folder name")))
+        if schema.check_slug(explainer.slug):
+            errors.append(Problem(explainer.path, schema.check_slug(explainer.slug).replace("slug", "folder name")))
         for slug in explainer.related:
             if slug not in known:
-                errors.append(Problem(explainer.path / EXPLAINER_FILE,
-                                      f"unknown explainer {slug!r}: list it in site.toml or add its folder",
-                                      None, "related"))
+                path = explainer.path / EXPLAINER_FILE
+                errors.append(Problem(path, f"unknown explainer {slug!r}: list it in site.toml or add its folder",
+                                      schema.line_of(_source(path), "related"), "related"))
     return errors
 
 
@@ -268,6 +291,18 @@ def _series_order(config: SiteConfig, explainers: list[Explainer]) -> list[Expla
     """Explainers in series order; unlisted ones follow, alphabetically."""
     rank = {entry.slug: i for i, entry in enumerate(config.series + config.extra)}
     return sorted(explainers, key=lambda e: (rank.get(e.slug, len(rank)), e.slug))
+
+
+def _present(path: Path) -> bool:
+    """True for a file that exists, and for a broken link, which reading then reports."""
+    return path.exists() or path.is_symlink()
+
+
+def _source(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _collect(errors: list[Problem], load):

@@ -1,10 +1,12 @@
-"""The exceptions a build raises, and the problems they carry.
+"""The exceptions a build raises, the problems they carry, and how a run's
+problems are reported to a person.
 
-Every problem names the file it is about, so the command line can print one
-plain line per problem and never a traceback.
+Every problem names the file it is about, so the command line and the dev
+server can print one plain line per problem and never a traceback.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +21,11 @@ class Problem:
     field: str | None = None
 
     def __str__(self) -> str:
-        where = str(self.path)
+        return self.describe()
+
+    def describe(self, base: Path | None = None) -> str:
+        """'file:line: field: message', the file shown relative to `base` when inside it."""
+        where = display_path(self.path, base)
         if self.line:
             where += f":{self.line}"
         field = f" {self.field}:" if self.field else ""
@@ -48,3 +54,56 @@ class BuildError(GeneratorError):
 
 class StrictModeError(GeneratorError):
     """Warnings were reported and --strict turns them into a failure."""
+
+    def __init__(self, warnings: list[Problem]):
+        self.warnings = list(warnings)
+        super().__init__(f"{_count(len(self.warnings), 'warning')} with --strict")
+
+
+def report_lines(error: BaseException | None, warnings: list[Problem], base: Path | None = None,
+                 failed: str = "Build failed") -> list[str]:
+    """What a person reads after a run: every warning, every error, then the totals.
+
+    `warnings` is the run's counting collector; with --strict they are what failed
+    the run, and are listed once, as errors."""
+    strict = isinstance(error, StrictModeError)
+    errors = [] if strict else problems_of(error)
+    lines = [f"{'error' if strict else 'warning'}: {w.describe(base)}" for w in warnings]
+    lines += [f"error: {line}" for line in (p if isinstance(p, str) else p.describe(base) for p in errors)]
+    if error is None:
+        return lines
+    if strict:
+        lines.append(f"{failed}: {_count(len(warnings), 'warning')}, which --strict counts as errors.")
+    else:
+        total = _count(len(errors), "error")
+        lines.append(f"{failed}: {total}" + (f", {_count(len(warnings), 'warning')}." if warnings else "."))
+    return lines
+
+
+def problems_of(error: BaseException | None) -> list[Problem | str]:
+    """The problems an error stands for, with the causes of a non-content error unravelled."""
+    if error is None:
+        return []
+    if isinstance(error, ContentError):
+        return error.problems
+    lines, seen = [str(error)], {str(error)}
+    cause = error.__cause__
+    while cause is not None and str(cause) not in seen:
+        lines.append(f"caused by: {cause}")
+        seen.add(str(cause))
+        cause = cause.__cause__
+    return ["\n  ".join(lines)]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def display_path(path: Path | str, base: Path | None) -> str:
+    if base is None:
+        return str(path)
+    try:
+        relative = os.path.relpath(Path(path).absolute(), base)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if relative.startswith("..") else relative

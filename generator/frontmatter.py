@@ -7,6 +7,7 @@ marker is the part called `main`.
 """
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise ContentError.one(path, f"cannot be read ({err.strerror or err})") from None
+        raise ContentError.one(path, unreadable_reason(path, err)) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -45,6 +46,17 @@ def read_text(path: Path) -> str:
     if not text.strip():
         raise ContentError.one(path, "is empty")
     return text.replace("\r\n", "\n")
+
+
+def unreadable_reason(path: Path, err: OSError | None = None) -> str:
+    """Why a path that should be a readable file is not, in words."""
+    if path.is_symlink() and not path.exists():
+        return f"is a link to {os.readlink(path)}, which does not exist: expected a file"
+    if path.is_dir():
+        return "is a folder: expected a file"
+    if not path.exists():
+        return "does not exist"
+    return f"cannot be read ({err.strerror or err})" if err else "cannot be read"
 
 
 def parse_toml(text: str, path: Path, first_line: int = 1) -> dict:
@@ -92,7 +104,9 @@ def load_document(path: Path, allowed_parts: tuple[str, ...]) -> Document:
 
 
 def _store_part(doc: Document, name: str, buffer: list[str], start: int) -> None:
-    body = "\n".join(buffer).strip("\n")
+    joined = "\n".join(buffer)
+    body = joined.strip("\n")
     if body.strip():
         doc.parts[name] = body
-        doc.part_lines[name] = start
+        # The body's first line, after the blank lines that were stripped.
+        doc.part_lines[name] = start + joined[:len(joined) - len(joined.lstrip("\n"))].count("\n")

@@ -4,10 +4,12 @@ explicit index.html, so one build works at a domain root, under a subpath
 and straight from disk (file:// does not resolve directory URLs)."""
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
-from . import charts
+from . import seo
+from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
@@ -17,8 +19,10 @@ from .theme import Theme
 
 @dataclass
 class Page:
-    path: str           # relative to the build root, e.g. "multi-head-attention/index.html"
+    path: str                          # relative to the build root, e.g. "multi-head-attention/index.html"
     html: str
+    updated: _dt.date | None = None    # when its content last changed (for the sitemap)
+    indexed: bool = True               # belongs in search results; the not-found page does not
 
 
 @dataclass
@@ -54,45 +58,73 @@ def explainer_href(slug: str, root: str) -> str:
 
 
 def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
-                 theme: Theme, assets: dict[str, str]) -> list[Page]:
+                 theme: Theme, assets: dict[str, str], cache: BuildCache | None = None) -> list[Page]:
+    """Every page; with a cache, an explainer page whose inputs are unchanged is reused."""
+    cache = cache or BuildCache()
     to_html = MarkdownRenderer()
-    pages = [Page("index.html", theme.render("index.html", **_common(site, assets, ""),
-                                             series=_series(site, "", None), extra=_extra(site, ""))),
-             Page("404.html", theme.render("404.html", **_common(site, assets, None),
-                                           inline_css=theme.static_text("style.css")))]
+    pages = [_index_page(site, theme, assets), _not_found_page(site, theme, assets)]
     for explainer in site.explainers:
-        root = "../"
-        steps = computed[explainer.slug]
-        step_prose = prose[explainer.slug]
-        pool = Pool()
-        payload_steps, views = [], []
-        for states, texts in zip(steps, step_prose):
-            figures = {s.key: charts.get(states.step.chart.kind).figure(states.step.chart, s.chart)
-                       for s in states.states}
-            payload_steps.append(step_payload(states, texts, figures, pool))
-            views.append(_step_view(states, texts, len(steps)))
-        data = {"steps": payload_steps, "pool": pool.items}
-        index = [e.slug for e in site.explainers].index(explainer.slug)
-        neighbours = {
-            "previous": _link(site, site.explainers[index - 1], root) if index > 0 else None,
-            "next": _link(site, site.explainers[index + 1], root) if index + 1 < len(site.explainers) else None,
-        }
-        html = theme.render(
-            "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
-            payload=script_json(data), intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
-            questions=split_questions(explainer.questions, to_html),
-            series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
-            neighbours=neighbours, canonical=f"{site.config.base_url}{explainer.slug}/" if site.config.base_url
-            else "",
-        )
-        pages.append(Page(f"{explainer.slug}/index.html", html))
+        pages.append(cache.page(explainer, site, theme, assets, lambda explainer=explainer: _explainer_page(
+            site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets, to_html)))
     return pages
 
 
+def _index_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
+    html = theme.render("index.html", **_common(site, assets, ""), head=seo.index_head(site),
+                        series=_series(site, "", None), extra=_extra(site, ""))
+    return Page("index.html", html, updated=max((e.updated for e in site.explainers), default=None))
+
+
+# Folders every build has at its root; with the explainers' slugs they let the
+# 404 page find the site's root from a missing address without any request.
+TOP_LEVEL_FOLDERS = {"assets", "embed", "offline", "index.html"}
+
+
+def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
+    html = theme.render("404.html", **_common(site, assets, None), head=seo.not_found_head(site),
+                        inline_css=theme.static_text("style.css"),
+                        top_level=sorted(TOP_LEVEL_FOLDERS | {e.slug for e in site.explainers}))
+    return Page("404.html", html, indexed=False)
+
+
+def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], step_prose: list[StepProse],
+                    theme: Theme, assets: dict[str, str], to_html: MarkdownRenderer) -> Page:
+    root = "../"
+    pool = Pool()
+    payload_steps, views = [], []
+    for states, texts in zip(steps, step_prose):
+        payload_steps.append(step_payload(states, texts, states.figures, pool))
+        views.append(_step_view(states, texts, len(steps)))
+    data = {"steps": payload_steps, "pool": pool.items}
+    questions = split_questions(explainer.questions, to_html)
+    html = theme.render(
+        "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
+        payload=script_json(data), intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+        questions=questions, description=seo.description_of(explainer),
+        updated=format_date(explainer.updated, site.config.labels),
+        series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
+        neighbours=_neighbours(site, explainer, root), head=seo.explainer_head(site, explainer, questions),
+    )
+    return Page(f"{explainer.slug}/index.html", html, updated=explainer.updated)
+
+
+def format_date(date: _dt.date, labels: dict) -> str:
+    """A date in the site's language: the words come from labels, not the machine's locale."""
+    return (labels["date_format"].replace("{day}", str(date.day))
+            .replace("{month}", labels["months"][date.month - 1]).replace("{year}", str(date.year)))
+
+
 def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:
-    """'### Question?' headings followed by their answers -> [(question, answer HTML)]."""
+    """'### Question?' headings followed by their answers -> [(question HTML, answer HTML)].
+    A question is inline Markdown (it becomes a <summary>, which holds no paragraphs)."""
     parts = re.split(r"^###\s+(.+?)\s*#*\s*$", markdown_text, flags=re.M)
-    return [(parts[i].strip(), to_html(parts[i + 1].strip())) for i in range(1, len(parts) - 1, 2)]
+    return [(_inline(to_html(parts[i].strip())), to_html(parts[i + 1].strip()))
+            for i in range(1, len(parts) - 1, 2)]
+
+
+def _inline(html: str) -> str:
+    match = re.fullmatch(r"<p>(.*)</p>", html.strip(), flags=re.S)
+    return match.group(1) if match else html
 
 
 def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
@@ -121,13 +153,25 @@ def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
 
 def _common(site: Site, assets: dict[str, str], root: str | None) -> dict:
     """Context every template gets. root=None: the page may be served at any depth
-    (404.html), so only absolute addresses work there."""
+    (404.html). Its home link is then absolute when base_url is known; otherwise it
+    is "index.html", right from disk and one level deep, and the 404 template
+    finds the site's root when it is served deeper."""
     if root is None:
-        home = f"{site.config.base_url}index.html" if site.config.base_url else "/"
+        home = f"{site.config.base_url}index.html" if site.config.base_url else "index.html"
     else:
         home = f"{root}index.html"
     return {"site": site.config, "labels": site.config.labels, "root": root, "home": home,
             "asset": lambda name: f"{root or ''}assets/{assets[name]}"}
+
+
+def _neighbours(site: Site, explainer: Explainer, root: str) -> dict[str, SeriesLink | None]:
+    """The explainers before and after this one in the series' reading order. A
+    planned neighbour is still named (without a link), so the order reads the same
+    on every page."""
+    order = _series(site, root, explainer.slug) + _extra(site, root)
+    index = next(i for i, link in enumerate(order) if link.slug == explainer.slug)
+    return {"previous": order[index - 1] if index > 0 else None,
+            "next": order[index + 1] if index + 1 < len(order) else None}
 
 
 def _link(site: Site, explainer: Explainer, root: str) -> SeriesLink:

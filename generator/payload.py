@@ -3,8 +3,8 @@
 where fetch and ES modules are blocked.
 
 Whatever all states of a step share (layout) is stored once per step, and
-every array that appears more than once (a head's matrix shown for six
-queries) is stored once in a pool and referenced as {"$": index}.
+every array that appears more than once (a matrix shown under several
+choices of another control) is stored once in a pool and referenced as {"$": index}.
 """
 from __future__ import annotations
 
@@ -63,7 +63,10 @@ def canonical(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def script_json(data) -> str:
-    """JSON safe inside <script>: no '</script>', '<!--' or line separators can end it early."""
-    return (canonical(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def script_json(data, keep_order: bool = False) -> str:
+    """JSON safe inside <script>: no '</script>', '<!--' or line separators can end it early.
+    keep_order: keys as given rather than sorted (JSON-LD reads better with "@context" first)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False) if keep_order \
+        else canonical(data)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))

@@ -20,8 +20,10 @@ from markdown.extensions.md_in_html import MarkdownInHtmlExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.tables import TableExtension
 
+from .cache import BuildCache
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
+from .schema import line_of
 from .states import StepStates
 from .templating import compile_string, make_env
 
@@ -40,17 +42,28 @@ class StepProse:
 
 
 class MarkdownRenderer:
-    """Markdown to HTML, memoised: many states render to the same text."""
+    """Markdown to HTML, memoised: many states render to the same text, and the
+    dev server's rebuilds render mostly the texts of the build before. The memo
+    is shared by every renderer in the process (the output depends only on the
+    text) and emptied when it grows past _MEMO_SIZE texts."""
 
     def __init__(self):
-        self._md = markdown.Markdown(extensions=[make() for make in _MARKDOWN_EXTENSIONS],
-                                     output_format="html")
-        self._cache: dict[str, str] = {}
+        self._md = None  # made on first use: a renderer whose texts are all memoised needs none
 
     def __call__(self, text: str) -> str:
-        if text not in self._cache:
-            self._cache[text] = self._md.reset().convert(text)
-        return self._cache[text]
+        html = _MEMO.get(text)
+        if html is None:
+            if self._md is None:
+                self._md = markdown.Markdown(extensions=[make() for make in _MARKDOWN_EXTENSIONS],
+                                             output_format="html")
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            html = _MEMO[text] = self._md.reset().convert(text)
+        return html
+
+
+_MEMO: dict[str, str] = {}
+_MEMO_SIZE = 20_000
 
 
 # While a state's prose goes through Markdown, each value it prints stands as a
@@ -70,22 +83,39 @@ def _to_slot(context, value):
     return f"\ue000{len(slots) - 1}\ue001"
 
 
-def render_prose(site: Site, computed: dict[str, list[StepStates]]) -> dict[str, list[StepProse]]:
+def render_prose(site: Site, computed: dict[str, list[StepStates]],
+                 cache: BuildCache | None = None) -> dict[str, list[StepProse]]:
+    """The prose of every state of every step; with a cache, an explainer whose
+    folder is unchanged is not rendered again."""
+    cache = cache or BuildCache()
     html_env, text_env = make_env(autoescape=True, finalize=_to_slot), make_env(autoescape=False)
     to_html = MarkdownRenderer()
     errors: list[Problem] = []
     result = {}
     for explainer in site.explainers:
-        steps = []
-        for step_states in computed[explainer.slug]:
-            try:
-                steps.append(_render_step(explainer, step_states, html_env, text_env, to_html))
-            except ContentError as err:
-                errors += err.problems
-        result[explainer.slug] = steps
+        def make(explainer=explainer):
+            return _render_explainer(explainer, computed[explainer.slug], html_env, text_env, to_html)
+        try:
+            result[explainer.slug] = cache.prose(explainer, make)
+        except ContentError as err:
+            errors += err.problems
     if errors:
         raise ContentError(errors)
     return result
+
+
+def _render_explainer(explainer: Explainer, computed: list[StepStates], html_env, text_env,
+                      to_html) -> list[StepProse]:
+    errors: list[Problem] = []
+    steps = []
+    for step_states in computed:
+        try:
+            steps.append(_render_step(explainer, step_states, html_env, text_env, to_html))
+        except ContentError as err:
+            errors += err.problems
+    if errors:
+        raise ContentError(errors)
+    return steps
 
 
 def render_markdown(text: str, to_html: MarkdownRenderer | None = None) -> str:
@@ -95,7 +125,8 @@ def render_markdown(text: str, to_html: MarkdownRenderer | None = None) -> str:
 def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html) -> StepProse:
     step = computed.step
     prose = _compile(html_env, step.prose, step, "prose", step.prose_line)
-    summary = _compile(text_env, step.summary, step, "summary", None) if step.summary else None
+    summary_line = line_of(_source(step), "summary")
+    summary = _compile(text_env, step.summary, step, "summary", summary_line) if step.summary else None
     states = {}
     markers = "\ue000" not in step.prose  # an author's own private-use characters turn them off
     for state in computed.states:
@@ -107,7 +138,7 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
     static = {}
     for part in ("hint", "deeper"):
         source = getattr(step, part)
-        template = _compile(html_env, source, step, part, None) if source else None
+        template = _compile(html_env, source, step, part, step.part_lines.get(part)) if source else None
         static[part] = to_html(_render(template, computed.constants, explainer, step, part, None,
                                        all_values=computed.states[0].values)) if template else ""
     return StepProse(states=states, hint=static["hint"], deeper=static["deeper"])
@@ -117,9 +148,9 @@ def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_
     try:
         return compile_string(env, source)
     except jinja2.TemplateSyntaxError as err:
-        line = first_line + err.lineno - 1 if first_line and err.lineno else None
-        raise ContentError.one(step.path, f"template syntax error in {part}: {err.message}", line=line,
-                               field=part) from None
+        line = first_line + err.lineno - 1 if first_line and err.lineno else first_line
+        raise ContentError.one(step.path, f"step {step.number}, {part}: template syntax error: {err.message}",
+                               line=line, field=part) from None
 
 
 def _render(template, values: dict, explainer: Explainer, step: Step, part: str, choice: dict | None,
@@ -129,17 +160,40 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
     except jinja2.UndefinedError as err:
         match = _UNDEFINED.search(str(err))
         name = next((g for g in match.groups() if g), None) if match else None
-        where = f"{explainer.slug}, step {step.number}, {part}"
+        where = f"explainer {explainer.slug}, step {step.number} ({step.path.name}), template {part}"
+        line = _line_using(step, part, name)
         if all_values is not None and name in all_values:
             message = (f"{where}: value {name!r} changes with the controls; hint and deeper may use "
                        "only values that are the same in every state")
         else:
             known = ", ".join(sorted(all_values or values))
             message = f"{where}: uses undefined value {name or str(err)!r} (the state has: {known})"
-        raise ContentError.one(step.path, message, field=part) from None
+        raise ContentError.one(step.path, message, line=line, field=part) from None
     except Exception as err:  # a filter given the wrong kind of value, a bad expression
         state = ", ".join(f"{k}={v!r}" for k, v in (choice or {}).items())
-        raise ContentError.one(step.path, f"{explainer.slug}, step {step.number}, {part}: "
+        raise ContentError.one(step.path, f"explainer {explainer.slug}, step {step.number}, template {part}: "
                                f"{type(err).__name__}: {err}" + (f" (state {state})" if state else ""),
                                field=part) from None
+
+
+def _source(step: Step) -> str:
+    try:
+        return step.path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _line_using(step: Step, part: str, name: str | None) -> int | None:
+    """The file line where a template part first names `name`, best effort."""
+    if part == "summary":
+        return line_of(_source(step), "summary")
+    first = step.prose_line if part == "prose" else step.part_lines.get(part)
+    source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper}.get(part, "")
+    if not first or not name:
+        return first
+    pattern = re.compile(rf"{{[{{%][^}}]*\b{re.escape(name)}\b")
+    for offset, text in enumerate(source.split("\n")):
+        if pattern.search(text):
+            return first + offset
+    return first
 

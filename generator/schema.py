@@ -8,12 +8,15 @@ anything stops, and reports unknown keys as warnings.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from .charts import KINDS
 from .errors import Problem
+from .formats import formatter
 
 _TYPE_NAMES = {
     str: "a string",
@@ -50,7 +53,7 @@ def _nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
-def _slug(value: str) -> str | None:
+def check_slug(value: str) -> str | None:
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
     return None
@@ -62,9 +65,49 @@ def _url(value: str) -> str | None:
     return None
 
 
+def _base_url(value: str) -> str | None:
+    """The site's own address: pages, the sitemap and canonical links are built from it."""
+    if not value:
+        return None
+    if message := _url(value):
+        return message
+    if re.search(r"[\s?#]", value):
+        return f"expected an address without spaces, query or fragment, found {value!r}"
+    return None
+
+
+def _language(value: str) -> str | None:
+    if not re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
+        return f"expected a language tag such as 'en' or 'pt-BR', found {value!r}"
+    return None
+
+
+def _placeholders(*allowed: str) -> Callable[[str], str | None]:
+    """Labels with {placeholders}: any other {name} would reach the page unreplaced."""
+    def check(value: str) -> str | None:
+        unknown = [name for name in re.findall(r"\{([^{}]*)\}", value) if name not in allowed]
+        if unknown:
+            names = ", ".join("{" + n + "}" for n in allowed)
+            return f"unknown placeholder {{{unknown[0]}}} (expected {names})"
+        return _nonempty(value)
+    return check
+
+
+def _months(value: list) -> str | None:
+    if len(value) != 12 or not all(isinstance(m, str) and m.strip() for m in value):
+        return f"expected 12 month names, January first, found {value!r}"
+    return None
+
+
 def _identifier(value: str) -> str | None:
     if not value.isidentifier():
         return f"expected a Python identifier, found {value!r}"
+    return None
+
+
+def _format(value: str) -> str | None:
+    if formatter(value) is None:
+        return f"expected text, count, fixed:N (N from 0 to 9), percent or shape, found {value!r}"
     return None
 
 
@@ -81,7 +124,7 @@ def _values(value) -> str | None:
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=_nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
@@ -94,7 +137,8 @@ LABELS = {
     "home": Option((str,), "Link text back to the index.", default="All explainers"),
     "series": Option((str,), "Heading of the series navigation.", default="The series"),
     "steps": Option((str,), "Heading of the list of steps.", default="Steps"),
-    "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}"),
+    "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}",
+                      check=_placeholders("n", "total")),
     "previous_step": Option((str,), "Link to the previous step.", default="Previous step"),
     "next_step": Option((str,), "Link to the next step.", default="Next step"),
     "try_this": Option((str,), "Heading of a step's hint.", default="Try this"),
@@ -104,8 +148,18 @@ LABELS = {
     "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),
     "references": Option((str,), "Heading of the references.", default="References"),
     "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
+    "date_format": Option((str,), "How a date is written; {day}, {month} (a name from months) and {year} "
+                          "are replaced.", default="{day} {month} {year}",
+                          check=_placeholders("day", "month", "year")),
+    "months": Option((list,), "The twelve month names, January first.",
+                     default=["January", "February", "March", "April", "May", "June", "July", "August",
+                              "September", "October", "November", "December"], check=_months),
     "previous": Option((str,), "Link to the previous explainer.", default="Previous explainer"),
     "next": Option((str,), "Link to the next explainer.", default="Next explainer"),
+    "explainer_nav": Option((str,), "Names the links to the previous and next explainers for screen readers.",
+                            default="More in the series"),
+    "extra": Option((str,), "Heading of the index's explainers outside the numbered series.",
+                    default="Also related"),
     "planned": Option((str,), "Marks a planned explainer that is not published yet.", default="coming soon"),
     "no_script": Option((str,), "Shown where a chart would be when JavaScript is off.",
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
@@ -113,14 +167,21 @@ LABELS = {
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
 }
 
+# A label left empty would leave a heading or a link with no words.
+LABELS = {key: option if option.check else replace(option, check=_nonempty) for key, option in LABELS.items()}
+
 SITE = {
     "title": Option((str,), "The site's name, shown in every page header.", required=True, check=_nonempty),
     "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
-    "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en"),
+    "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en",
+                       check=_language),
     "theme": Option((str,), "Name of a folder under themes/.", default="default", check=_nonempty),
     "base_url": Option(
-        (str,), "Absolute URL where the site is published; enables canonical links and the sitemap.",
-        default="", check=lambda v: _url(v) if v else None,
+        (str,), "Absolute URL where the site is published, e.g. 'https://user.github.io/repo/'. When set, "
+        "pages get canonical links, Open Graph and Twitter card tags and JSON-LD, the build writes "
+        "sitemap.xml and robots.txt, and the 404 page links home by this address. Leave it out for a "
+        "build that only runs from disk or at an address not known yet: links stay relative either way.",
+        default="", check=_base_url,
     ),
     "max_states": Option(
         (int,), "Largest number of control combinations one step may have.", default=512,
@@ -143,12 +204,16 @@ EXPLAINER = {
     "title": Option((str,), "The explainer's title.", required=True, check=_nonempty),
     "subtitle": Option((str,), "One line under the title.", default=""),
     "description": Option((str,), "One or two sentences for search results and link previews.", default=""),
+    "question": Option((str,), "The question the intro answers, shown as its heading "
+                       "(e.g. 'What is multi-head attention?').", default=None, check=_nonempty),
     "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
     "related": Option((list,), "Slugs of related explainers.", default=[]),
     "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
 }
 
 CONTROL = {
+    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
+                   default="buttons", choices=("buttons",)),
     "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
                    check=_identifier),
     "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=_nonempty),
@@ -163,12 +228,13 @@ CONTROL = {
 READOUT = {
     "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=_nonempty),
     "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
-    "format": Option((str,), "How the value is shown: text, count, fixed:N, percent or shape.",
-                     default="text"),
+    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), percent "
+                     "or shape.", default="text", check=_format),
 }
 
 CHART = {
-    "kind": Option((str,), "The chart kind (see docs/authoring.md).", required=True),
+    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
+                   "under Chart kinds).", required=True, choices=KINDS),
     "title": Option((str,), "Title drawn above the chart.", default=""),
     "x_title": Option((str,), "Title of the x axis.", default=""),
     "y_title": Option((str,), "Title of the y axis.", default=""),
@@ -192,31 +258,39 @@ STEP = {
 
 
 def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
-             prefix: str = "") -> tuple[dict, list[Problem], list[Problem]]:
-    """Check `table` against `schema`; return (values with defaults, errors, warnings)."""
+             prefix: str = "", table_line: int | None = None) -> tuple[dict, list[Problem], list[Problem]]:
+    """Check `table` against `schema`; return (values with defaults, errors, warnings).
+
+    Every problem in the table is collected; `text` (the file's source) lets each
+    one point at its line, and `prefix` names where a nested table sits
+    ("controls[1].")."""
     errors: list[Problem] = []
     warnings: list[Problem] = []
     clean: dict = {}
+
+    def locate(key: str) -> int | None:
+        return line_of(text, key, prefix) or table_line
+
     for key, value in table.items():
         if key not in schema:
             near = _closest(key, schema)
-            hint = f" (did you mean '{near}'?)" if near else ""
-            warnings.append(Problem(path, f"unknown key{hint}; it is ignored",
-                                    _line_of(text, key), prefix + key))
+            hint = f" (did you mean '{near}'?)" if near else f" (known keys: {', '.join(schema)})"
+            warnings.append(Problem(path, f"unknown key{hint}; it is ignored", locate(key), prefix + key))
     for key, option in schema.items():
         name = prefix + key
         if key not in table:
             if option.required:
-                errors.append(Problem(path, f"is required: expected {option.describe()}", None, name))
+                errors.append(Problem(path, f"is required: expected {option.describe()}", table_line, name))
             elif option.item is not None and isinstance(option.default, dict):
                 clean[key] = validate({}, option.item, path)[0]
             else:
                 clean[key] = option.default
             continue
         value = table[key]
-        line = _line_of(text, key)
+        line = locate(key)
         if not _has_type(value, option.types):
-            errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}", line, name))
+            errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}"
+                                  + _type_hint(value, option), line, name))
             continue
         if option.choices and value not in option.choices:
             errors.append(Problem(path, f"expected {option.describe()}, found {value!r}", line, name))
@@ -231,13 +305,15 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
                 if not isinstance(item, dict):
                     errors.append(Problem(path, f"expected a table, found {_describe(item)}", line, where))
                     continue
-                sub, sub_errors, sub_warnings = validate(item, option.item, path, text, where + ".")
+                item_line = line_of(text, None, where + ".") or line
+                sub, sub_errors, sub_warnings = validate(item, option.item, path, text, where + ".", item_line)
                 errors += sub_errors
                 warnings += sub_warnings
                 items.append(sub)
             value = items
         elif option.item is not None and isinstance(value, dict):
-            value, sub_errors, sub_warnings = validate(value, option.item, path, text, name + ".")
+            sub_line = line_of(text, None, name + ".") or line
+            value, sub_errors, sub_warnings = validate(value, option.item, path, text, name + ".", sub_line)
             errors += sub_errors
             warnings += sub_warnings
         clean[key] = value
@@ -263,13 +339,63 @@ def _describe(value) -> str:
     return type(value).__name__
 
 
-def _line_of(text: str, key: str) -> int | None:
-    """Best-effort line of `key = ...` in TOML text, so errors can point at it."""
+_HEADER = re.compile(r"^\s*\[(\[)?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_SECTION = re.compile(r"^(.*?)(?:\[(\d+)\])?\.$")
+
+
+def line_of(text: str, key: str | None, prefix: str = "") -> int | None:
+    """Best-effort line of `key = ...` in the TOML table that `prefix` names
+    ("" top level, "chart.", "controls[1]."), or of the table's header when
+    `key` is None. Front matter is searched only up to its closing '+++'."""
     if not text:
         return None
-    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=", re.M)
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else None
+    wanted = None
+    if prefix:
+        match = _SECTION.match(prefix)
+        wanted = (match.group(1), int(match.group(2)) if match.group(2) else None)
+    headers, keys = _line_index(text)
+    return headers.get(wanted) if key is None else keys.get((wanted, key))
+
+
+_KEY = re.compile(r'^\s*(?:"([^"]*)"|([^\s="]+))\s*=')
+
+
+@functools.lru_cache(maxsize=32)
+def _line_index(text: str) -> tuple[dict, dict]:
+    """Every table header's and key's first line, read in one pass: validation asks
+    for the line of every key of a file, and rescanning the file each time was slow."""
+    lines = text.split("\n")
+    front_matter = bool(lines) and lines[0].strip() == "+++"
+    headers: dict = {}
+    keys: dict = {}
+    current, seen = None, {}
+    for number, line in enumerate(lines[1:] if front_matter else lines, start=2 if front_matter else 1):
+        if front_matter and line.strip() == "+++":
+            break
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(2).strip()
+            if header.group(1):  # [[name]]: one more table in an array
+                seen[name] = seen.get(name, -1) + 1
+                current = (name, seen[name])
+            else:
+                current = (name, None)
+            headers.setdefault(current, number)
+            continue
+        assigned = _KEY.match(line)
+        if assigned:
+            keys.setdefault((current, assigned.group(1) if assigned.group(1) is not None else assigned.group(2)),
+                            number)
+    return headers, keys
+
+
+def _type_hint(value, option: Option) -> str:
+    """A nudge for the commonest slips, such as a date written in quotes."""
+    if _dt.date in option.types and isinstance(value, str):
+        return "; write the date without quotes, e.g. updated = 2026-01-31"
+    if (int in option.types or float in option.types) and isinstance(value, str):
+        return "; write the number without quotes"
+    return ""
 
 
 def _closest(key: str, schema: dict) -> str | None:

@@ -3,6 +3,7 @@ passed to the step's function in model.py, and what comes back is checked
 (finite numbers, the values readouts need, chart data of the right shape)."""
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from types import ModuleType
 import numpy as np
 
 from . import charts
+from .cache import BuildCache
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
 from .formats import formatter, plain
@@ -39,15 +41,30 @@ class StepStates:
     def __post_init__(self):
         self._index = {s.key: s for s in self.states}
 
+    @functools.cached_property
+    def figures(self) -> dict[str, dict]:
+        """Each state's Plotly figure, made once: the dev server keeps a step's
+        states while its model and declarations are unchanged, so a prose edit
+        redraws no figure."""
+        kind = charts.get(self.step.chart.kind)
+        return {s.key: kind.figure(self.step.chart, s.chart) for s in self.states}
 
-def compute_site(site: Site, models: dict[str, ModuleType] | None = None) -> dict[str, list[StepStates]]:
-    """Every explainer's steps with all their states, keyed by explainer slug."""
+
+def compute_site(site: Site, models: dict[str, ModuleType] | None = None,
+                 cache: BuildCache | None = None) -> dict[str, list[StepStates]]:
+    """Every explainer's steps with all their states, keyed by explainer slug.
+
+    With a cache, an explainer whose model and step declarations are unchanged
+    is not recomputed (its model is not even imported)."""
+    cache = cache or BuildCache()
     errors: list[Problem] = []
     computed = {}
     for explainer in site.explainers:
-        try:
+        def make(explainer=explainer):
             model = (models or {}).get(explainer.slug) or load_model(explainer)
-            computed[explainer.slug] = compute_explainer(explainer, model, site.config.max_states)
+            return compute_explainer(explainer, model, site.config.max_states)
+        try:
+            computed[explainer.slug] = _adopt(cache.states(explainer, site.config.max_states, make), explainer)
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -67,6 +84,16 @@ def compute_explainer(explainer: Explainer, model: ModuleType, max_states: int) 
     if errors:
         raise ContentError(errors)
     return result
+
+
+def _adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
+    """Attach reused states to this build's steps (whose prose may be new), with
+    the control values resolved when the states were computed."""
+    adopted = []
+    for step, states in zip(explainer.steps, cached):
+        step.controls = states.step.controls
+        adopted.append(StepStates(step, states.states, states.default_key, states.constants))
+    return adopted
 
 
 def compute_step(step: Step, function, max_states: int, explainer: Explainer) -> StepStates:
@@ -131,7 +158,11 @@ def _check_output(output, step: Step, where: str, label: str, kind) -> tuple[dic
     for name, value in values.items():
         if not _finite(value):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
-    chart_data = {k: _as_plain_array(v) for k, v in output["chart"].items()}
+    chart_data = {str(k): _as_plain_array(v) for k, v in output["chart"].items()}
+    unknown = sorted(set(chart_data) - set(kind.DATA))
+    if unknown:  # most likely a misspelt key, whose data would silently go missing
+        raise ContentError.one(path, f"{where} returned {step.chart.kind} chart data with unknown key "
+                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field="chart")
     for name, value in chart_data.items():
         if not _finite(value):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")

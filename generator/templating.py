@@ -76,13 +76,30 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
     """A cache entry that cannot be read or written is skipped, not an error."""
 
     def load_bytecode(self, bucket) -> None:
+        # The dev server rebuilds in one process: code it loaded or compiled before is
+        # kept in memory too, keyed like the file (folder, template, source checksum).
+        remembered = _LOADED.get((self.directory, bucket.key, bucket.checksum))
+        if remembered is not None:
+            bucket.code = remembered
+            return
         try:
             super().load_bytecode(bucket)
         except Exception:  # a damaged entry: compile again
             bucket.reset()
+        if bucket.code is not None:
+            self._remember(bucket)
 
     def dump_bytecode(self, bucket) -> None:
+        self._remember(bucket)
         try:
             super().dump_bytecode(bucket)
         except OSError:
             pass
+
+    def _remember(self, bucket) -> None:
+        if len(_LOADED) >= 4096:
+            _LOADED.clear()
+        _LOADED[(self.directory, bucket.key, bucket.checksum)] = bucket.code
+
+
+_LOADED: dict[tuple, object] = {}

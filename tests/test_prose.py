@@ -1,16 +1,54 @@
-"""Prose of every state: Jinja values inside Markdown."""
-from __future__ import annotations
-
+"""Prose templates: an undefined value or a syntax error names the
+explainer, the step, the template part and the file line."""
 import json
 import re
 
 import markdown
+import pytest
 
 from generator.build import build
+from generator.content import load_site
+from generator.errors import ContentError
+from generator.prose import render_prose
+from generator.states import compute_site
 
-from .conftest import THEMES
+from .conftest import FIXTURES, THEMES
 
-MODEL = """
+STEP = (FIXTURES / "tiny/content/coin-flips/steps/01-runs.md").read_text()
+
+
+def prose_problem(content):
+    site = load_site(content)
+    with pytest.raises(ContentError) as info:
+        render_prose(site, compute_site(site))
+    [problem] = info.value.problems
+    return problem
+
+
+def test_hint_may_not_use_a_value_that_changes(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("Click **3**.", "Click **{{ flips }}**.")})
+    problem = prose_problem(content)
+    assert problem.field == "hint" and problem.line == 31
+    assert "explainer coin-flips, step 1" in problem.message and "template hint" in problem.message
+    assert "changes with the controls" in problem.message
+
+
+def test_an_undefined_value_in_the_summary_points_at_its_line(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("A run of {{ flips }}", "A run of {{ runs }}")})
+    problem = prose_problem(content)
+    assert (problem.field, problem.line) == ("summary", 5)
+    assert "undefined value 'runs'" in problem.message and "template summary" in problem.message
+
+
+def test_a_syntax_error_in_deeper_points_at_its_line(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP + "\n::: deeper\nFine.\n{% if %}\n"})
+    problem = prose_problem(content)
+    assert problem.field == "deeper" and problem.line == 35 and "template syntax error" in problem.message
+
+
+# Values inside Markdown: each state's own numbers, shown as text, one conversion per shape.
+
+WORDS_MODEL = """
 WORDS = ["plain", "*starred*", "<b>bold</b>", "1. listed", "a & b"]
 
 
@@ -19,7 +57,7 @@ def runs(word):
             "chart": {"x": ["a", "b"], "y": [1.0, 2.0], "highlight": 0}}
 """
 
-STEP = """
+WORDS_STEP = """
 +++
 title = "Words"
 compute = "runs"
@@ -38,8 +76,8 @@ See [the word]({{ word }}) and `{{ word }}`.
 """
 
 
-def state_prose(tmp_site, step: str = STEP) -> dict[str, str]:
-    content = tmp_site({"coin-flips/model.py": MODEL, "coin-flips/steps/01-runs.md": step})
+def state_prose(tmp_site, step: str = WORDS_STEP) -> dict[str, str]:
+    content = tmp_site({"coin-flips/model.py": WORDS_MODEL, "coin-flips/steps/01-runs.md": step})
     result = build(content, None, THEMES)
     html = result.files["coin-flips/index.html"].decode()
     data = json.loads(re.search(r'id="explainer-data">(.*?)</script>', html, re.S).group(1))
@@ -63,6 +101,9 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
 
 
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, monkeypatch):
+    from generator import prose
+
+    monkeypatch.setattr(prose, "_MEMO", {})  # nothing remembered from earlier builds in this process
     texts = []
     original = markdown.Markdown.convert
 
@@ -77,6 +118,6 @@ def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site,
 
 
 def test_an_authors_private_use_characters_are_left_alone(tmp_site):
-    step = STEP.replace("{{ word }} has", "\ue000{{ word }}\ue001 has")
+    step = WORDS_STEP.replace("{{ word }} has", "\ue000{{ word }}\ue001 has")
     prose = state_prose(tmp_site, step)
     assert prose["0"].startswith("<p>\ue000plain\ue001 has")

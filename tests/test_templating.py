@@ -12,7 +12,13 @@ from generator.templating import compile_string, make_env
 def cache_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv(templating.CACHE_ENV, str(folder))
+    monkeypatch.setattr(templating, "_LOADED", {})
     return folder
+
+
+def forget_in_memory(monkeypatch):
+    """As a new process would: only what is on disk is left."""
+    monkeypatch.setattr(templating, "_LOADED", {})
 
 
 def test_a_compiled_string_template_is_reused_from_disk(cache_dir, monkeypatch):
@@ -24,6 +30,8 @@ def test_a_compiled_string_template_is_reused_from_disk(cache_dir, monkeypatch):
         raise AssertionError("compiled again despite the cache")
     monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
     assert compile_string(make_env(autoescape=True), source).render(value=2.0) == "2.0 bits"
+    forget_in_memory(monkeypatch)
+    assert compile_string(make_env(autoescape=True), source).render(value=3.0) == "3.0 bits"
 
 
 def test_theme_templates_are_cached_too(cache_dir, tmp_path):
@@ -39,6 +47,7 @@ def test_environments_with_different_options_do_not_share_compiled_code(cache_di
     source = "{{ text }}"
     html, plain = make_env(autoescape=True), make_env(autoescape=False)
     assert compile_string(html, source).render(text="<b>") == "&lt;b&gt;"
+    assert html.bytecode_cache.directory != plain.bytecode_cache.directory
     # The same source, now in the cache, must still compile without autoescaping here.
     assert compile_string(plain, source).render(text="<b>") == "<b>"
     assert compile_string(make_env(autoescape=True), source).render(text="<b>") == "&lt;b&gt;"
@@ -54,11 +63,12 @@ def test_an_edited_template_is_compiled_afresh(cache_dir, tmp_path):
     assert make_env(autoescape=True, search_path=[templates]).get_template("page.html").render() == "two"
 
 
-def test_a_damaged_cache_entry_is_compiled_again(cache_dir):
+def test_a_damaged_cache_entry_is_compiled_again(cache_dir, monkeypatch):
     source = "{{ 1 + 1 }}"
     compile_string(make_env(autoescape=False), source)
     for entry in cache_dir.rglob("*.cache"):
         entry.write_bytes(entry.read_bytes()[:20])
+    forget_in_memory(monkeypatch)
     assert compile_string(make_env(autoescape=False), source).render() == "2"
 
 

@@ -4,6 +4,15 @@ from __future__ import annotations
 from .common import ACCENT, MUTED, axis, base_layout, first_problem, index_problem, labels_problem, rounded
 
 
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "y": "required: a list of numbers, one bar each",
+    "x": "required: a list of labels, one per bar",
+    "text": "optional: a list of labels written above the bars",
+    "highlight": "optional: the index of the bar drawn in the accent colour",
+}
+
+
 def check(data: dict) -> str | None:
     y = data.get("y")
     if not isinstance(y, list) or not y or not all(

@@ -6,6 +6,14 @@ from __future__ import annotations
 from .common import CATEGORICAL, SEQUENTIAL, axis, base_layout, first_problem, labels_problem, rounded
 
 
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "sizes": "required: a list of positive integers, the length of each block",
+    "labels": "required: a list of labels, one per block",
+    "values": "optional: a list of sum(sizes) numbers; draws the vector as a heat strip with the blocks marked",
+}
+
+
 def check(data: dict) -> str | None:
     sizes = data.get("sizes")
     if not isinstance(sizes, list) or not sizes or not all(

@@ -6,6 +6,15 @@ from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_
     matrix_problem, rounded
 
 
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "z": "required: a 2-D list of numbers from 0 to 1 (rows of equal length)",
+    "x": "required: a list of column labels, one per column",
+    "y": "required: a list of row labels, one per row",
+    "highlight_row": "optional: the index of a row to outline",
+}
+
+
 def check(data: dict) -> str | None:
     problem = matrix_problem(data.get("z"))
     if problem:

@@ -6,6 +6,17 @@ import math
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem
 from .heatmap import cell_range, row_outline, trace
 
+
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "z": "required: a list of 2-D lists of numbers from 0 to 1, all of the same shape",
+    "x": "required: a list of column labels, one per column",
+    "y": "required: a list of row labels, one per row",
+    "titles": "required: a list of titles, one per matrix",
+    "highlight": "optional: the index of the matrix to emphasise",
+    "highlight_row": "optional: the index of a row to outline in the emphasised matrices",
+}
+
 _GAP_X = 0.08
 _GAP_Y = 0.14
 

@@ -1,0 +1,141 @@
+"""What a published site tells search engines and link previews: canonical
+links, Open Graph and Twitter card tags, JSON-LD, sitemap.xml and robots.txt.
+
+Every one of these needs absolute addresses, so they exist only when site.toml
+sets base_url. Without it a build still works anywhere (its links are
+relative) but says nothing about where it lives: no canonical link is better
+than a wrong one. robots.txt is left out then too, since all it would add is
+the sitemap's address.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from markupsafe import Markup
+
+from .content import Explainer, Site
+from .payload import script_json
+
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+_SCHEMA = "https://schema.org"
+
+
+@dataclass
+class Head:
+    """Extra <head> content of one page; empty without base_url."""
+
+    canonical: str = ""
+    meta: list[tuple[str, str, str]] = field(default_factory=list)  # (attribute, key, content)
+    json_ld: list[str] = field(default_factory=list)               # script-safe JSON documents
+    robots: str = ""
+
+
+def page_url(site: Site, path: str) -> str:
+    """Absolute address of a built page, in its directory form ('slug/', not 'slug/index.html'):
+    the form people share, and the one every host serves."""
+    if path == "index.html":
+        path = ""
+    elif path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    return site.config.base_url + path
+
+
+def description_of(explainer: Explainer) -> str:
+    return explainer.description or explainer.subtitle
+
+
+def index_head(site: Site) -> Head:
+    config = site.config
+    if not config.base_url:
+        return Head()
+    url = page_url(site, "index.html")
+    website = {"@context": _SCHEMA, "@type": "WebSite", "name": config.title, "url": url,
+               "inLanguage": config.language}
+    if config.description:
+        website["description"] = config.description
+    return Head(canonical=url, meta=_previews(site, url, config.title, config.description, "website"),
+                json_ld=[script_json(website, keep_order=True)])
+
+
+def explainer_head(site: Site, explainer: Explainer, questions: list[tuple[str, str]]) -> Head:
+    """questions: (question HTML, answer HTML) pairs, exactly as the page shows them."""
+    config = site.config
+    if not config.base_url:
+        return Head()
+    url = page_url(site, f"{explainer.slug}/index.html")
+    description = description_of(explainer)
+    modified = explainer.updated.isoformat()
+    article = {
+        "@context": _SCHEMA, "@type": "Article", "headline": explainer.title, "url": url,
+        "mainEntityOfPage": url, "dateModified": modified, "inLanguage": config.language,
+        "isPartOf": {"@type": "WebSite", "name": config.title, "url": config.base_url},
+        "publisher": {"@type": "Organization", "name": config.title, "url": config.base_url},
+    }
+    if description:
+        article["description"] = description
+    if explainer.references:
+        article["citation"] = [_citation(ref) for ref in explainer.references]
+    documents = [article]
+    if questions:
+        documents.append({
+            "@context": _SCHEMA, "@type": "FAQPage", "url": url,
+            "mainEntity": [{"@type": "Question", "name": plain_text(question),
+                            "acceptedAnswer": {"@type": "Answer", "text": plain_text(answer)}}
+                           for question, answer in questions],
+        })
+    meta = _previews(site, url, explainer.title, description, "article")
+    meta.append(("property", "article:modified_time", modified))
+    return Head(canonical=url, meta=meta, json_ld=[script_json(d, keep_order=True) for d in documents])
+
+
+def not_found_head(site: Site) -> Head:
+    # Served at every missing address: it must never be indexed under any of them.
+    return Head(robots="noindex")
+
+
+def site_files(site: Site, pages) -> dict[str, bytes]:
+    """sitemap.xml and robots.txt for the pages that belong in search results."""
+    if not site.config.base_url:
+        return {}
+    listed = [page for page in pages if page.indexed]
+    newest = max((page.updated for page in listed if page.updated), default=None)
+    rows = []
+    for page in listed:
+        lastmod = page.updated or newest
+        rows.append(f"  <url><loc>{escape(page_url(site, page.path))}</loc>"
+                    + (f"<lastmod>{lastmod.isoformat()}</lastmod>" if lastmod else "") + "</url>")
+    sitemap = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+               '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+               + "\n".join(rows) + "\n</urlset>\n")
+    # Crawlers read robots.txt only at a domain's root; under a subpath it is
+    # harmless, and the sitemap can be submitted to search consoles directly.
+    robots = f"User-agent: *\nDisallow:\n\nSitemap: {site.config.base_url}{SITEMAP}\n"
+    return {SITEMAP: sitemap.encode("utf-8"), ROBOTS: robots.encode("utf-8")}
+
+
+def plain_text(html: str) -> str:
+    """Visible text of an HTML fragment, entities decoded and whitespace collapsed."""
+    return Markup(html).striptags()
+
+
+def _previews(site: Site, url: str, title: str, description: str, kind: str) -> list[tuple[str, str, str]]:
+    """Open Graph and Twitter card tags: the title, text and address a shared link shows."""
+    meta = [("property", "og:type", kind), ("property", "og:site_name", site.config.title),
+            ("property", "og:url", url), ("property", "og:title", title)]
+    if description:
+        meta.append(("property", "og:description", description))
+    meta += [("name", "twitter:card", "summary"), ("name", "twitter:title", title)]
+    if description:
+        meta.append(("name", "twitter:description", description))
+    return meta
+
+
+def _citation(ref) -> dict:
+    work = {"@type": "CreativeWork", "name": ref.title, "author": ref.authors,
+            "datePublished": str(ref.year)}
+    if ref.url:
+        work["url"] = ref.url
+    return work
+

@@ -1,0 +1,33 @@
+"""The toy model of __TITLE__: plain numpy, one function per step.
+
+The build calls a step's function once for every combination of its controls'
+values (as keyword arguments) and expects a dict with:
+  "values": numbers and words the readouts and the prose use by name;
+  "chart":  the data of the step's chart kind (see docs/authoring.md).
+"""
+import numpy as np
+
+WORDS = ["mat", "sofa", "roof", "moon"]      # candidate next words after "The cat sat on the"
+SCORES = np.array([2.0, 1.2, 0.4, -0.6])     # the model's raw scores (logits) for them
+TEMPERATURES = [0.5, 1.0, 2.0]               # the values of the step's control
+
+
+def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    scaled = scores / temperature
+    weights = np.exp(scaled - scaled.max())  # subtract the maximum: no overflow
+    return weights / weights.sum()
+
+
+def temperature_step(temperature: float) -> dict:
+    probabilities = softmax(SCORES, temperature)
+    top = int(np.argmax(probabilities))
+    return {
+        "values": {
+            "temperature": temperature,
+            "top_word": WORDS[top],
+            "top_probability": float(probabilities[top]),
+            "last_word": WORDS[-1],
+            "last_probability": float(probabilities[-1]),
+        },
+        "chart": {"x": WORDS, "y": probabilities.tolist(), "highlight": top},
+    }

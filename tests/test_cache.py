@@ -1,0 +1,103 @@
+"""Incremental rebuilds: only what a change affects is recomputed or
+re-rendered, and a cached build is byte-identical to a fresh one."""
+import shutil
+
+import pytest
+
+from generator.build import build
+from generator.cache import BuildCache
+from generator.scaffold import scaffold
+
+from .conftest import THEMES
+
+
+@pytest.fixture
+def two_explainers(tmp_site, tmp_path):
+    content = tmp_site()
+    scaffold(content, "softmax")
+    themes = tmp_path / "themes"
+    shutil.copytree(THEMES, themes)
+    return content, themes
+
+
+def rebuild(content, themes, cache):
+    result = build(content, None, themes, cache=cache)
+    fresh = build(content, None, themes)
+    assert _bytes(result.files) == _bytes(fresh.files)  # reuse never changes the output
+    return {kind: sorted(cache.made[kind]) for kind in cache.KINDS}
+
+
+def _bytes(files):
+    return {name: data if isinstance(data, bytes) else data.read_bytes() for name, data in files.items()}
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_nothing_changed_reuses_everything(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    assert rebuild(content, themes, cache) == {kind: ["coin-flips", "softmax"] for kind in cache.KINDS}
+    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": []}
+    assert sorted(cache.reused["states"]) == ["coin-flips", "softmax"]
+
+
+def test_a_prose_edit_re_renders_without_recomputing(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "coin-flips/steps/01-runs.md", "With {{ flips }} flips", "After {{ flips }} flips")
+    assert rebuild(content, themes, cache) == {"states": [], "prose": ["coin-flips"], "page": ["coin-flips"]}
+    html = build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()
+    assert "After 2 flips" in html
+
+
+def test_a_model_edit_recomputes_only_its_explainer(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "softmax/model.py", "[2.0, 1.2, 0.4, -0.6]", "[2.5, 1.2, 0.4, -0.6]")
+    made = rebuild(content, themes, cache)
+    assert made == {"states": ["softmax"], "prose": ["softmax"], "page": ["softmax"]}
+
+
+def test_a_control_edit_recomputes_its_explainer(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "coin-flips/steps/01-runs.md", "default = 2", "default = 3")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]
+
+
+def test_a_theme_edit_re_renders_pages_only(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    with (themes / "default/static/style.css").open("a") as css:
+        css.write("\n/* a change */\n")
+    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": ["coin-flips", "softmax"]}
+
+
+def test_a_title_edit_re_renders_every_page_that_lists_it(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "softmax/explainer.md", 'title = "Softmax"', 'title = "Softmax and Temperature"')
+    made = rebuild(content, themes, cache)
+    assert made["states"] == [] and made["page"] == ["coin-flips", "softmax"]
+
+
+def test_a_failed_build_keeps_the_last_entries(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    step = content / "coin-flips/steps/01-runs.md"
+    good = step.read_text()
+    step.write_text(good.replace("{{ flips }} flips", "{{ flipz }} flips"))
+    with pytest.raises(Exception):
+        build(content, None, themes, cache=cache)
+    step.write_text(good)
+    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": []}

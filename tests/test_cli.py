@@ -1,0 +1,110 @@
+"""The command line: every command has --help, problems are one plain line
+each with the totals last, --strict fails at the end, and no traceback
+reaches the user without --debug."""
+import subprocess
+import sys
+
+import pytest
+
+from generator.cli import main
+
+from .conftest import FIXTURES, ROOT
+
+TINY = FIXTURES / "tiny" / "content"
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("command", ["build", "serve", "new", "check"])
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: python -m generator {command}")
+    assert "--debug" in out and "--content" in out
+
+
+def test_no_command_prints_the_commands(capsys):
+    assert main([]) == 2
+    out = capsys.readouterr().out
+    for command in ("build", "serve", "new", "check"):
+        assert command in out
+
+
+def test_check_reports_explainers_and_states(capsys):
+    assert main(["check", "--content", str(TINY)]) == 0
+    assert "OK: 1 explainer and 3 states checked." in capsys.readouterr().out
+
+
+def test_warnings_are_printed_and_counted(tmp_site, tmp_path, capsys):
+    content = tmp_site({"site.toml": 'colour = "red"\n' + (TINY / "site.toml").read_text()})
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert "warning: " in captured.err and "site.toml:1: colour: unknown key" in captured.err
+    assert "with 1 warning." in captured.out
+    assert (tmp_path / "out" / "index.html").exists()
+
+
+def test_strict_fails_at_the_end_with_totals_and_writes_nothing(tmp_site, tmp_path, capsys):
+    content = tmp_site({
+        "site.toml": 'colour = "red"\n' + (TINY / "site.toml").read_text(),
+        "coin-flips/steps/01-runs.md": (TINY / "coin-flips/steps/01-runs.md").read_text()
+        .replace("subtitle =", "subtitel ="),
+    })
+    out = tmp_path / "out"
+    assert main(["build", "--strict", "--content", str(content), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(":")[0] for line in err[:-1]] == ["error", "error"]
+    assert err[-1] == "Build failed: 2 warnings, which --strict counts as errors."
+    assert not out.exists()
+
+
+def test_errors_and_warnings_together(tmp_site, capsys):
+    content = tmp_site({"site.toml": 'titel = "Typo"\n'})
+    assert main(["check", "--content", str(content)]) == 1
+    err = capsys.readouterr().err
+    assert "warning: " in err and "did you mean 'title'" in err
+    assert "error: " in err and "title: is required" in err
+    assert err.strip().splitlines()[-1] == "Check failed: 1 error, 1 warning."
+
+
+def test_paths_are_shown_relative_to_the_working_folder(tmp_site, tmp_path, monkeypatch, capsys):
+    content = tmp_site({"site.toml": 'title = 3\n'})
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--content", str(content)]) == 1
+    assert "error: content/site.toml:1: title: expected a string, found 3 (an integer)" in capsys.readouterr().err
+
+
+def test_a_missing_content_folder_is_one_line(tmp_path):
+    result = run("build", "--content", tmp_path / "nope", "--out", tmp_path / "out")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == \
+        f"error: {tmp_path / 'nope'}: does not exist: expected the content folder, with a site.toml"
+    assert "Traceback" not in result.stderr
+
+
+def test_an_internal_error_is_one_line_without_debug(monkeypatch, capsys):
+    import generator.build
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something of ours broke")
+
+    monkeypatch.setattr(generator.build, "build", broken)
+    assert main(["check", "--content", str(TINY)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == ("error: internal error: RuntimeError: something of ours broke "
+                           "(run with --debug for the traceback)")
+    with pytest.raises(RuntimeError):
+        main(["check", "--debug", "--content", str(TINY)])
+
+
+def test_debug_shows_the_traceback_of_a_content_error(tmp_site):
+    content = tmp_site({"site.toml": 'title = 3\n'})
+    quiet = run("check", "--content", content)
+    loud = run("check", "--debug", "--content", content)
+    assert quiet.returncode == 1 and "Traceback" not in quiet.stderr
+    assert loud.returncode == 1 and "Traceback" in loud.stderr and "ContentError" in loud.stderr

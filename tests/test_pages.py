@@ -1,0 +1,217 @@
+"""The pages around the steps: the index, and each explainer page's sections,
+navigation and words, all taken from content."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from generator.build import build
+from generator.content import load_site
+from generator.pages import split_questions
+from generator.prose import MarkdownRenderer
+from generator.schema import LABELS
+
+from .conftest import CONTENT, FIXTURES, THEMES
+from .hosting import parse_page
+
+SLUG = "multi-head-attention"
+
+
+def build_tiny(tmp_site, tmp_path, files=None):
+    content = tmp_site(files)
+    out = tmp_path / "out"
+    result = build(content, out, THEMES)
+    return out, result
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def section(html: str, css_class: str) -> str:
+    match = re.search(rf'<(section|nav|ol)[^>]*class="{css_class}"[^>]*>(.*?)</\1>', html, re.S)
+    assert match, f"no {css_class} section"
+    return match.group(2)
+
+
+# --- The index -----------------------------------------------------------------------------------
+
+
+def test_index_numbers_the_series_and_links_only_built_explainers(tmp_site, tmp_path):
+    out, _ = build_tiny(tmp_site, tmp_path)
+    html = (out / "index.html").read_text("utf-8")
+    cards = re.findall(r"<li class=\"card[^\"]*\">(.*?)</li>", html, re.S)
+    assert [text_of(c) for c in cards] == ["1 Coin Flips How likely is a run of heads?",
+                                            "2 Dice coming soon Not written yet."]
+    assert parse_page(html).links == ["#main", "index.html", "coin-flips/index.html", "index.html"]
+
+
+def test_an_explainer_missing_from_site_toml_still_joins_the_series(tmp_site, tmp_path):
+    out, _ = build_tiny(tmp_site, tmp_path, {"site.toml": 'title = "Tiny"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    html = (out / "index.html").read_text("utf-8")
+    assert "coin-flips/index.html" in parse_page(html).links
+    assert "1 Coin Flips" in text_of(html)
+    assert "Also related Dice coming soon" in text_of(html)
+
+
+# --- Neighbours ----------------------------------------------------------------------------------
+
+
+def test_neighbours_follow_the_series_and_planned_ones_are_named_without_links(tmp_site, tmp_path):
+    content = tmp_site()
+    shutil.copytree(content / "coin-flips", content / "dice")
+    dice = content / "dice" / "explainer.md"
+    dice.write_text(dice.read_text("utf-8").replace('title = "Coin Flips"', 'title = "Dice"')
+                    .replace('related = ["dice"]', 'related = ["coin-flips"]'), "utf-8")
+    config = content / "site.toml"
+    config.write_text(config.read_text("utf-8") + '\n[[series]]\nslug = "cards"\ntitle = "Cards"\n', "utf-8")
+    out = tmp_path / "out"
+    build(content, out, THEMES)
+    first = section((out / "coin-flips/index.html").read_text("utf-8"), "explainer-pager")
+    second = section((out / "dice/index.html").read_text("utf-8"), "explainer-pager")
+    assert parse_page(first).links == ["../dice/index.html"]
+    assert text_of(first) == "Next explainer: Dice →"
+    assert parse_page(second).links == ["../coin-flips/index.html"]
+    assert text_of(second) == "← Previous explainer: Coin Flips Next explainer: Cards coming soon"
+
+
+def test_a_lone_explainer_names_its_planned_neighbours(built_site):
+    out, _ = built_site
+    pager = section((out / SLUG / "index.html").read_text("utf-8"), "explainer-pager")
+    assert parse_page(pager).links == []
+    assert text_of(pager) == ("Previous explainer: How Self-Attention Works coming soon "
+                              "Next explainer: Positional Encoding coming soon")
+
+
+# --- Words come from content ---------------------------------------------------------------------
+
+GERMAN = {
+    "skip": "Zum Inhalt", "not_found": "Seite nicht gefunden", "not_found_text": "Hier ist nichts.",
+    "home": "Alle Erklärungen", "series": "Die Reihe", "steps": "Schritte", "step_of": "Schritt {n} von {total}",
+    "previous_step": "Voriger Schritt", "next_step": "Nächster Schritt", "try_this": "Probieren",
+    "deeper": "Vertiefung", "key_ideas": "Kernideen", "questions": "Häufige Fragen",
+    "related": "Verwandte Erklärungen", "references": "Quellen", "updated": "Zuletzt geändert",
+    "date_format": "{day}. {month} {year}", "previous": "Vorherige Erklärung", "next": "Nächste Erklärung",
+    "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
+    "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
+    "show_data": "Daten zeigen",
+    "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+               "November", "Dezember"],
+}
+
+
+def _toml(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def test_every_word_around_the_content_comes_from_labels(tmp_site, tmp_path):
+    assert set(GERMAN) >= set(LABELS), "a new label needs a translation here"
+    labels = "\n".join(f"{key} = {_toml(value)}" for key, value in GERMAN.items() if key in LABELS)
+    config = (FIXTURES / "tiny" / "content" / "site.toml").read_text("utf-8")
+    head, _, series = config.partition("[[series]]")
+    out, _ = build_tiny(tmp_site, tmp_path, {"site.toml": f'{head}language = "de"\n[labels]\n{labels}\n\n[[series]]{series}'})
+    english = [o.default.split("{")[0].strip() for o in LABELS.values() if isinstance(o.default, str)]
+    english = [phrase for phrase in english if phrase]
+    for path in ("index.html", "404.html", "coin-flips/index.html"):
+        html = (out / path).read_text("utf-8")
+        visible = text_of(re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S))
+        assert '<html lang="de">' in html
+        for phrase in english + ["January"]:
+            assert phrase not in visible, f"{path} still says {phrase!r}"
+    page = (out / "coin-flips/index.html").read_text("utf-8")
+    assert "Zuletzt geändert 15. Januar 2026" in text_of(page)
+    assert "Schritt 1 von 1" in text_of(page)
+
+
+def test_the_intro_is_headed_by_its_question(built_site):
+    out, _ = built_site
+    html = (out / SLUG / "index.html").read_text("utf-8")
+    intro = re.search(r'<section class="intro" aria-labelledby="([^"]+)"><h2 id="\1">(.*?)</h2>', html)
+    assert intro and intro.group(2) == "What is multi-head attention?"
+
+
+def test_an_intro_without_a_question_is_a_warning(tmp_site, tmp_path):
+    content = tmp_site()
+    explainer = content / "coin-flips" / "explainer.md"
+    explainer.write_text(explainer.read_text("utf-8").replace('question = "What is a coin flip?"\n', ""), "utf-8")
+    [warning] = load_site(content).warnings
+    assert warning.field == "question" and "intro has no heading" in warning.message
+    out = tmp_path / "out"
+    build(content, out, THEMES)
+    assert '<section class="intro" aria-label="Coin Flips">' in (out / "coin-flips/index.html").read_text("utf-8")
+
+
+def test_question_headings_are_inline_markdown():
+    pairs = split_questions("### Why *two* heads?\n\nBecause.\n\n### And `W_O`?\nIt mixes.\n", MarkdownRenderer())
+    assert pairs == [("Why <em>two</em> heads?", "<p>Because.</p>"), ("And <code>W_O</code>?", "<p>It mixes.</p>")]
+
+
+# --- The explainer page, as a reader sees it -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def explainer():
+    site = load_site(CONTENT)
+    return site, next(e for e in site.explainers if e.slug == SLUG)
+
+
+@pytest.fixture
+def page(built_site, offline_page):
+    out, _ = built_site
+    offline_page.page.goto((out / SLUG / "index.html").as_uri())
+    return offline_page.page
+
+
+def test_series_navigation_marks_the_current_page_and_links_only_built_ones(page, explainer):
+    site, _ = explainer
+    nav = page.get_by_role("navigation", name="The series")
+    items = nav.get_by_role("listitem")
+    assert [t.split(" coming soon")[0] for t in items.all_inner_texts()] == [e.title for e in site.config.series]
+    links = nav.get_by_role("link")
+    assert links.all_inner_texts() == ["How Multi-Head Attention Works"]
+    assert links.first.get_attribute("aria-current") == "page"
+
+
+def test_steps_have_a_counter_a_list_and_previous_next_links(page, explainer):
+    _, mha = explainer
+    titles = [s.title for s in mha.steps]
+    assert page.get_by_role("navigation", name="Steps").get_by_role("link").all_inner_texts() == titles
+    for number, title in enumerate(titles, start=1):
+        region = page.get_by_role("region", name=title, exact=True)
+        assert f"Step {number} of {len(titles)}" in region.inner_text()
+        pager = region.get_by_role("navigation")
+        assert (pager.get_by_role("link", name=re.compile("Previous step")).count() == 1) == (number > 1)
+        assert (pager.get_by_role("link", name=re.compile("Next step")).count() == 1) == (number < len(titles))
+
+
+def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer):
+    site, mha = explainer
+    assert page.get_by_text("Last updated 29 November 2026").is_visible()
+    intro = page.get_by_role("region", name="What is multi-head attention?")
+    assert intro.get_by_role("heading", level=2).inner_text() == "What is multi-head attention?"
+    assert "Multi-head attention runs several self-attention heads" in intro.inner_text()
+    ideas = page.get_by_role("region", name="Key ideas").get_by_role("listitem")
+    assert ideas.count() == 6 and ideas.first.inner_text().startswith("Heads work in parallel.")
+    questions = page.get_by_role("region", name="Common questions")
+    summaries = questions.locator("summary")
+    assert summaries.all_inner_texts() == re.findall(r"^### (.+)$", mha.questions, re.M)
+    answer = questions.get_by_text("Most models pick a head size first")
+    assert not answer.first.is_visible()
+    summaries.first.click()
+    assert answer.first.is_visible()
+    related = page.get_by_role("region", name="Related explainers").get_by_role("listitem")
+    titles = {e.slug: e.title for e in site.config.series + site.config.extra}
+    assert [t.split(" coming soon")[0].split("\n")[0] for t in related.all_inner_texts()] == \
+        [titles[slug] for slug in mha.related]
+    references = page.get_by_role("region", name="References").get_by_role("listitem")
+    assert references.count() == len(mha.references)
+    for item, ref in zip(references.all(), mha.references):
+        assert item.inner_text().startswith(f"{ref.authors} ({ref.year}). {ref.title}")
+        assert item.get_by_role("link", name=ref.title).get_attribute("href") == ref.url
+    pager = page.get_by_role("navigation", name="More in the series")
+    assert "Previous explainer: How Self-Attention Works" in pager.inner_text()
+    assert "Next explainer: Positional Encoding" in pager.inner_text()

@@ -1,0 +1,169 @@
+"""The dev server, run for real on a copy of the project: it listens on
+127.0.0.1 only, reloads the browser after an edit, shows a failed rebuild
+as an overlay over the last good page, and picks up edited generator code."""
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+
+from .conftest import FIXTURES, ROOT, THEMES
+
+WAIT_MS = 30_000  # generous: the machine is shared; nothing here measures speed
+
+
+class Server:
+    """`python -m generator serve --port 0` in a copy of the project, its log collected."""
+
+    def __init__(self, project: Path):
+        self.project = project
+        self.log: list[str] = []
+        self._ready = threading.Event()
+        self.process = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--port", "0"], cwd=project,
+                                        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self._ready.wait(60):
+            self.stop()
+            pytest.fail("the dev server did not start:\n" + "\n".join(self.log))
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.log.append(line.rstrip("\n"))
+            match = re.search(r"Serving (http://127\.0\.0\.1:(\d+)/)", line)
+            if match:
+                self.url, self.port = match.group(1), int(match.group(2))
+                self._ready.set()
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=30) as response:
+                return response.status, response.read().decode("utf-8")
+        except urllib.error.HTTPError as err:
+            return err.code, err.read().decode("utf-8")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    project = tmp_path_factory.mktemp("project")
+    shutil.copytree(ROOT / "generator", project / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(THEMES, project / "themes")
+    shutil.copytree(FIXTURES / "tiny" / "content", project / "content")
+    running = Server(project)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def page(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    # Only the dev server may be reached.
+    p.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url) else route.abort())
+    p.goto(server.url + "coin-flips/index.html")
+    p.wait_for_function("window.explainerRuntime && window.Plotly")
+    p.evaluate("window.__sameDocument = true")
+    yield p
+    context.close()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def prose(page):
+    return page.get_by_role("region", name="Runs of Heads", exact=True).locator("[data-prose]")
+
+
+def test_listens_on_loopback_only(server):
+    listening = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            local, state = row.split()[1], row.split()[3]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == server.port:  # 0A: listening
+                listening.append(local.rsplit(":", 1)[0])
+    assert listening == ["0100007F"]  # 127.0.0.1, and no other address
+
+
+def test_pages_get_the_client_only_when_served(server, tmp_path):
+    status, html = server.get("coin-flips/")
+    assert status == 200 and "/__dev__/client.js" in html
+    out = tmp_path / "out"
+    build(server.project / "content", out, server.project / "themes")
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert b"__dev__" not in path.read_bytes(), path
+    assert server.get("no/such/page.html")[0] == 404
+    assert server.get("coin-flips")[0] == 200  # redirected to coin-flips/
+
+
+def test_an_edit_reloads_the_page_without_recomputing(server, page):
+    step = server.project / "content/coin-flips/steps/01-runs.md"
+    edit(step, "With {{ flips }} flips", "After {{ flips }} flips")
+    try:
+        prose(page).get_by_text("After 2 flips").wait_for(timeout=WAIT_MS)
+        assert page.evaluate("window.__sameDocument === undefined")  # a real reload
+        assert any("reused the states of coin-flips" in line for line in server.log)
+    finally:
+        edit(step, "After {{ flips }} flips", "With {{ flips }} flips")
+    prose(page).get_by_text("With 2 flips").wait_for(timeout=WAIT_MS)
+
+
+def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page):
+    step = server.project / "content/coin-flips/steps/01-runs.md"
+    edit(step, "With {{ flips }} flips", "With {{ flipz }} flips")
+    try:
+        alert = page.get_by_role("alert").filter(has_text="Build failed")
+        alert.wait_for(timeout=WAIT_MS)
+        assert "undefined value 'flipz'" in alert.inner_text()
+        assert "01-runs.md:28" in alert.inner_text()
+        assert page.evaluate("window.__sameDocument === true")  # the last good page stays
+        assert "With 2 flips" in prose(page).inner_text()
+        status, html = server.get("coin-flips/index.html")
+        assert status == 200 and "With <strong>" not in html and "With 2 flips" in html
+        assert any("undefined value 'flipz'" in line for line in server.log)
+        assert any("The last good build is still served." in line for line in server.log)
+    finally:
+        edit(step, "With {{ flipz }} flips", "With {{ flips }} flips")
+    page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
+    page.wait_for_function("window.explainerRuntime && window.Plotly", timeout=WAIT_MS)
+    assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
+
+
+def test_edited_generator_code_is_imported_afresh(server, page):
+    formats = server.project / "generator/formats.py"
+    original = formats.read_text()
+    # The percent filter and readout format, changed: prose and readouts must show it.
+    edit(formats, 'return f"{_round_half_up(float(value) * 100, 0):.0f}%"',
+         'return f"{_round_half_up(float(value) * 100, 0):.0f} per cent"')
+    try:
+        page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
+        prose(page).get_by_text("25 per cent").wait_for(timeout=WAIT_MS)
+        assert any("generator/ changed: reloading its code." in line for line in server.log)
+    finally:
+        formats.write_text(original)
+    prose(page).get_by_text("25%").wait_for(timeout=WAIT_MS)
+
+
+def test_a_port_in_use_is_one_clear_line(server, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "generator", "serve", "--port", str(port)],
+                                cwd=server.project, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
