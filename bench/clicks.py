@@ -2,7 +2,12 @@
 control of every step. Clicks are dispatched inside the page and timed with
 performance.now(), so Playwright's messaging is not counted: the clock runs
 from the click until the runtime has applied the state and the Plotly.react
-call it made has resolved. A second figure adds the wait for the next frame."""
+call it made has resolved. A second figure adds the wait for the next frame.
+
+Two baselines are measured on the same charts in the same run: Plotly.react
+with nothing changed (what any update costs inside Plotly) and Plotly.newPlot
+(a full redraw). Main-thread CPU time per click, from Chromium's own counters,
+is less disturbed by a busy machine than wall time."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -54,6 +59,31 @@ async (rounds) => {
 }
 """
 
+# Runs in the page after the sweep: Plotly's own cost on each step's chart, as drawn.
+BASELINES = """
+async (repeats) => {
+  const out = {};
+  const steps = window.explainerRuntime.steps;
+  for (let s = 0; s < steps.length; s++) {
+    const gd = steps[s].chart;
+    if (!gd || !gd.data) continue;
+    gd.scrollIntoView({ block: "center" });
+    const noop = [], full = [];
+    for (let i = 0; i < repeats; i++) {
+      let t0 = performance.now();
+      await Plotly.react(gd, gd.data, gd.layout, gd._context);
+      noop.push(performance.now() - t0);
+      t0 = performance.now();
+      await Plotly.newPlot(gd, gd.data, gd.layout, gd._context);
+      full.push(performance.now() - t0);
+    }
+    const mid = (a) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
+    out[s + 1] = { noop_ms: mid(noop), newplot_ms: mid(full) };
+  }
+  return out;
+}
+"""
+
 
 def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
     from playwright.sync_api import sync_playwright
@@ -68,15 +98,29 @@ def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto((build_dir / slug / "index.html").resolve().as_uri())
                 page.wait_for_function("window.explainerRuntime && window.Plotly")
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+                cpu_before = _thread_time(cdp)
                 samples = page.evaluate(SWEEP, rounds)
+                cpu = _thread_time(cdp) - cpu_before
+                baselines = page.evaluate(BASELINES, 9)
                 page.close()
                 if errors:
                     raise RuntimeError(f"{slug}: page errors during the sweep: {errors}")
                 results[slug] = summarise(samples, rounds)
+                results[slug]["cpu_per_click_ms"] = cpu * 1000 / len(samples)
+                for number, figures in baselines.items():
+                    results[slug]["steps"].setdefault(int(number), {}).update(figures)
             version = browser.version
         finally:
             browser.close()
     return {"chromium": version, "pages": results}
+
+
+def _thread_time(cdp) -> float:
+    """Main-thread CPU seconds so far (includes the sweep's own waiting between clicks, which is idle)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return next(m["value"] for m in metrics if m["name"] == "ThreadTime")
 
 
 def summarise(samples: list[dict], rounds: int) -> dict:
