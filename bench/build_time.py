@@ -9,7 +9,9 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from .common import CONTENT, PYTHON, median, run, timed
+from generator.templating import CACHE_ENV
+
+from .common import CONTENT, PYTHON, median, run, timed, timed_cpu
 
 # Packages a build may import; anything else third-party is reported as unexpected.
 EXPECTED = {"numpy", "jinja2", "markupsafe", "markdown", "pygments"}
@@ -27,16 +29,23 @@ def measure(runs: int) -> dict:
         floor_cmd = [PYTHON, str(floor_script)]
         for _ in range(2):  # warm the file cache and __pycache__ of both
             timed(build_cmd), timed(floor_cmd)
-        builds, floors = [], []
-        for _ in range(runs):
-            builds.append(timed(build_cmd))
-            floors.append(timed(floor_cmd))
+        builds, floors, colds, build_cpu, floor_cpu = [], [], [], [], []
+        for index in range(runs):
+            wall, cpu = timed_cpu(build_cmd)
+            builds.append(wall), build_cpu.append(cpu)
+            wall, cpu = timed_cpu(floor_cmd)
+            floors.append(wall), floor_cpu.append(cpu)
+            # The same build with an empty template cache, as on a fresh checkout.
+            colds.append(timed(build_cmd, {CACHE_ENV: str(temp / f"cold-cache-{index}")}))
         stages = [json.loads(run([PYTHON, "-m", "bench.probe", "stages", str(CONTENT), str(temp / "s")])
                              .stdout.splitlines()[-1]) for _ in range(runs)]
     return {
         "runs": runs,
         "build_s": median(builds), "floor_s": median(floors), "ratio": median(builds) / median(floors),
         "builds": builds, "floors": floors, "module_count": len(modules),
+        "build_cpu_s": median(build_cpu), "floor_cpu_s": median(floor_cpu),
+        "cpu_ratio": median(build_cpu) / median(floor_cpu),
+        "cold_s": median(colds), "cold_ratio": median(colds) / median(floors),
         "work_s": median(s["build_s"] for s in stages),
         "stages": {name: median(s["stages"].get(name, 0.0) for s in stages) for name in stages[0]["stages"]},
         "imports": audit,

@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,9 +50,18 @@ def run(args: list[str], env: dict | None = None, cwd: Path = ROOT) -> subproces
 
 def timed(args: list[str], env: dict | None = None) -> float:
     """Wall time of a subprocess, from spawn to exit."""
+    return timed_cpu(args, env)[0]
+
+
+def timed_cpu(args: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of a subprocess. CPU time is far
+    less disturbed than wall time when other work shares the machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     run(args, env)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _env(extra: dict | None) -> dict:

@@ -37,8 +37,9 @@ def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
     rows = []
     if "build" in r:
         b = r["build"]
-        rows.append(("Full build ÷ import floor", f"≤ {BUDGET_RATIO:.1f}×",
-                     f"{b['ratio']:.2f}× ({ms(b['build_s'])} ÷ {ms(b['floor_s'])})", b["ratio"] <= BUDGET_RATIO))
+        rows.append(("Full build ÷ import floor (wall time)", f"≤ {BUDGET_RATIO:.1f}×",
+                     f"{b['ratio']:.2f}× ({ms(b['build_s'])} ÷ {ms(b['floor_s'])}); CPU time {b['cpu_ratio']:.2f}×",
+                     b["ratio"] <= BUDGET_RATIO))
     if "rebuild" in r:
         t = r["rebuild"]["median_s"]
         rows.append(("Incremental rebuild (serve, one-line prose edit)", f"≤ {ms(BUDGET_REBUILD_S)}", ms(t),
@@ -81,7 +82,11 @@ def _build(r: dict) -> str:
         f"A full build (`python -m generator build`, a fresh interpreter each time) takes **{ms(b['build_s'])}**; "
         f"the import floor, a fresh interpreter importing exactly the {b['module_count']} modules the build imports "
         f"(its own and the models' left out), takes **{ms(b['floor_s'])}**: a ratio of **{b['ratio']:.2f}×**. "
-        f"Medians of {b['runs']} interleaved runs of each, after two warm-up runs.",
+        f"Medians of {b['runs']} interleaved runs of each, after two warm-up runs. In CPU time (user + system), "
+        f"which a busy machine disturbs less: {ms(b['build_cpu_s'])} against {ms(b['floor_cpu_s'])}, "
+        f"**{b['cpu_ratio']:.2f}×**. Compiled templates are "
+        f"cached on disk like Python's bytecode; with that cache empty, as on a fresh checkout, the build takes "
+        f"{ms(b['cold_s'])} ({b['cold_ratio']:.2f}× the floor).",
         "",
         f"Inside the process, `build()` itself takes {ms(b['work_s'])} (median of {b['runs']} fresh processes), by stage:",
         "",

@@ -9,7 +9,8 @@ from pathlib import Path
 WORDS = ("the cat sat on a mat while two small dogs ran past an old red barn near green hills and "
          "quiet rivers under bright stars so every bird sang loud songs for many happy children who "
          "played games with kites made from paper wood string glue tape cloth thread pins beads bells "
-         "drums flutes harps horns lutes").split()
+         "drums flutes harps horns lutes as grey clouds drifted over calm lakes where tall reeds swayed "
+         "gently beside smooth stones whilst tiny frogs leapt high").split()
 
 SITE = """\
 title = "Scaling"

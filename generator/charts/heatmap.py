@@ -2,6 +2,8 @@
 key) with its values printed in the cells and one row optionally outlined."""
 from __future__ import annotations
 
+import functools
+
 from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, labels_problem, \
     matrix_problem, rounded
 
@@ -29,18 +31,38 @@ def trace(z, x, y, **extra) -> dict:
     return {
         "type": "heatmap",
         "z": rounded(z),
-        "x": list(range(len(x))),
-        "y": list(range(len(y))),
+        "x": _positions(len(x)),
+        "y": _positions(len(y)),
         "zmin": 0,
         "zmax": 1,
         "colorscale": SEQUENTIAL,
         "texttemplate": "%{z:.2f}",
-        "customdata": [[f"{row} → {col}" for col in x] for row in y],
+        "customdata": _shared_cell_names(x, y),
         "hovertemplate": "%{customdata}: %{z:.2f}<extra></extra>",
         "xgap": 1,
         "ygap": 1,
         **extra,
     }
+
+
+# Every state of a step shows the same labels: these lists are made once and
+# shared, so the page's pool recognises them by identity rather than by reading
+# them again (at 64 tokens, 4,096 names per state). Nothing modifies them.
+@functools.lru_cache(maxsize=256)
+def _positions(count: int) -> list[int]:
+    return list(range(count))
+
+
+def _shared_cell_names(x: list, y: list) -> list[list[str]]:
+    try:
+        return _cell_names(tuple(x), tuple(y))
+    except TypeError:  # labels that cannot be hashed: made afresh
+        return [[f"{row} → {col}" for col in x] for row in y]
+
+
+@functools.lru_cache(maxsize=64)
+def _cell_names(x: tuple, y: tuple) -> list[list[str]]:
+    return [[f"{row} → {col}" for col in x] for row in y]
 
 
 def cell_range(count: int, reversed_: bool = False) -> list[float]:
