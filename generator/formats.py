@@ -64,7 +64,7 @@ _SCALARS = frozenset((int, float, str, bool, type(None)))
 def plain(value):
     """Convert numpy scalars and arrays to plain Python, for templates and JSON."""
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return _plain_array(value)
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (list, tuple)):
@@ -72,3 +72,33 @@ def plain(value):
             return type(value)(value)
         return type(value)(plain(v) for v in value)
     return value
+
+
+# A model often returns the same array in many states (one head's weights under
+# each of its queries). Equal arrays of numbers become one shared list, so that
+# the charts and the page's pool, which recognise lists they have seen by
+# identity, do their work once. Shared lists are never modified.
+_ARRAYS: dict[tuple, list] = {}
+_SHARED: dict[int, list] = {}
+_MAX_SHARED = 512
+
+
+def _plain_array(array: np.ndarray):
+    if array.size < 16 or array.dtype.kind not in "biuf":
+        return array.tolist()
+    key = (array.dtype.str, array.shape, array.tobytes())
+    found = _ARRAYS.get(key)
+    if found is None:
+        if len(_ARRAYS) >= _MAX_SHARED:
+            _ARRAYS.clear()
+            _SHARED.clear()
+        found = _ARRAYS[key] = array.tolist()
+        _SHARED[id(found)] = found
+        for row in found if array.ndim > 1 else ():
+            _SHARED[id(row)] = row
+    return found
+
+
+def is_shared(value) -> bool:
+    """Whether `value` is a list plain() shares between states (and so never changes)."""
+    return _SHARED.get(id(value)) is value

@@ -15,7 +15,7 @@ from . import charts
 from .cache import BuildCache
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
-from .formats import formatter, plain
+from .formats import formatter, is_shared, plain
 from .models import _line_in, load_model, resolve_controls
 
 
@@ -182,8 +182,16 @@ def _as_plain_array(value):
 def _finite(value) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
+    if is_shared(value):  # an array many states share: checked once
+        found = _FINITE.get(id(value))
+        if found is None or found[0] is not value:
+            found = _FINITE[id(value)] = (value, _finite(list(value)))
+        return found[1]
     if isinstance(value, (list, tuple)):
         if all(type(v) is float for v in value):  # a row of numbers: no call per number
             return all(map(math.isfinite, value))
         return all(_finite(v) for v in value)
     return True
+
+
+_FINITE: dict[int, tuple] = {}  # id of a shared array -> (that array, whether all finite)
