@@ -19,8 +19,13 @@ SWEEP = """
 async (rounds) => {
   const runtime = window.explainerRuntime;
   const react = Plotly.react;
-  let pending = null;
-  Plotly.react = function () { pending = react.apply(this, arguments); return pending; };
+  let pending = null, reactStart = 0, reactEnd = 0;
+  Plotly.react = function () {
+    reactStart = performance.now();
+    pending = react.apply(this, arguments);
+    reactEnd = performance.now();
+    return pending;
+  };
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const samples = [];
   for (let round = 0; round < rounds; round++) {
@@ -40,15 +45,18 @@ async (rounds) => {
           pending = null;
           const t0 = performance.now();
           button.click();
+          const returned = performance.now();
           if (pending) await pending;
           const t1 = performance.now();
+          // The runtime's own share: before Plotly.react was called, and after it returned.
+          const own = pending ? (reactStart - t0) + (returned - reactEnd) : t1 - t0;
           await frame();
           const t2 = performance.now();
           if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " did not draw state " + step.key);
           if (buttons.length > 1 && button.getAttribute("aria-pressed") !== "true") {
             throw new Error("step " + (s + 1) + ": the clicked button is not pressed");
           }
-          samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0,
+          samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0, own,
                          redrew: pending !== null });
         }
       }
@@ -136,5 +144,6 @@ def summarise(samples: list[dict], rounds: int) -> dict:
         "median_ms": median(applied), "p95_ms": percentile(applied, 95), "max_ms": max(applied),
         "frame_median_ms": median(frames), "frame_p95_ms": percentile(frames, 95),
         "first_round_median_ms": median([s["applied"] for s in samples if s["round"] == 0]),
+        "own_median_ms": median([s["own"] for s in samples]),
         "steps": steps,
     }

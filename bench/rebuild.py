@@ -19,5 +19,5 @@ def measure(runs: int) -> dict:
                            .stdout.splitlines()[-1])
     times = probe["times_s"]
     return {"runs": runs, "first_build_s": probe["first_build_s"], "first_s": times[0],
-            "median_s": median(times[1:]), "times": times[1:],
+            "median_s": median(times[1:]), "times": times[1:], "cpu_median_s": median(probe["cpu_s"][1:]),
             "edited": f"{probe['file']}, line {probe['line']}"}

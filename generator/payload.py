@@ -9,6 +9,8 @@ choices of another control) is stored once in a pool and referenced as {"$": ind
 from __future__ import annotations
 
 import json
+import math
+from json.encoder import encode_basestring as _encode_string
 
 from .prose import StepProse
 from .states import StepStates
@@ -59,9 +61,9 @@ class Pool:
             for key, value in node.items():
                 interned[key], text = self._intern(value)
                 texts.append((key, text))
-            return interned, "{" + ",".join(f"{canonical(k)}:{t}" for k, t in sorted(texts)) + "}"
+            return interned, "{" + ",".join(f"{_scalar_text(k)}:{t}" for k, t in sorted(texts)) + "}"
         if not isinstance(node, list):
-            return node, canonical(node)
+            return node, _scalar_text(node)
         seen = self._seen.get(id(node))
         if seen is not None and seen[0] is node:
             return seen[1], seen[2]
@@ -80,6 +82,21 @@ class Pool:
 
 
 _SCALARS = frozenset((int, float, str, bool, type(None)))
+_LITERALS = {True: "true", False: "false", None: "null"}
+
+
+def _scalar_text(value) -> str:
+    """canonical(value) for the common scalars, without json.dumps's per-call cost."""
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if kind is bool or value is None:
+        return _LITERALS[value]
+    return canonical(value)  # anything else, and NaN or infinity, which it refuses
 
 
 def canonical(data) -> str:

@@ -3,10 +3,9 @@ passed to the step's function in model.py, and what comes back is checked
 (finite numbers, the values readouts need, chart data of the right shape)."""
 from __future__ import annotations
 
-import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
@@ -34,6 +33,9 @@ class StepStates:
     states: list[State]      # in enumeration order; the first is not the default
     default_key: str
     constants: dict          # values equal in every state (usable in hint/deeper)
+    # Each state's Plotly figure, filled on first use; the dict itself is handed on
+    # when the dev server reuses these states for a rebuild, so figures are made once.
+    figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -41,13 +43,15 @@ class StepStates:
     def __post_init__(self):
         self._index = {s.key: s for s in self.states}
 
-    @functools.cached_property
+    @property
     def figures(self) -> dict[str, dict]:
         """Each state's Plotly figure, made once: the dev server keeps a step's
-        states while its model and declarations are unchanged, so a prose edit
-        redraws no figure."""
-        kind = charts.get(self.step.chart.kind)
-        return {s.key: kind.figure(self.step.chart, s.chart) for s in self.states}
+        states while its model and declarations (the chart's among them) are
+        unchanged, so a prose edit redraws no figure."""
+        if not self.figure_memo:
+            kind = charts.get(self.step.chart.kind)
+            self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
+        return self.figure_memo
 
 
 def compute_site(site: Site, models: dict[str, ModuleType] | None = None,
@@ -92,7 +96,7 @@ def _adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     adopted = []
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
-        adopted.append(StepStates(step, states.states, states.default_key, states.constants))
+        adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo))
     return adopted
 
 
