@@ -1,23 +1,46 @@
-/* The dev server's client, injected into pages only by `serve` (never into a
-   build): it reloads the page after a rebuild, and shows a failed rebuild's
-   errors over the last good page until the next successful one. */
+/* The dev server's client, added to pages only by `serve` (never to a build).
+   livereload.js reloads the page after a good rebuild; this plugin of it shows
+   a failed rebuild's errors over the last good page until the next good one.
+   It runs in the head, before livereload.js, which adds every
+   window.LiveReloadPlugin* it finds when it starts. */
 (function () {
   "use strict";
   var script = document.currentScript;
   var served = script.getAttribute("data-build");
-  var events = new EventSource(script.getAttribute("data-events"));
+  var stateUrl = script.getAttribute("data-state");
+  var failedPath = script.getAttribute("data-failed");
   var overlay = null;
 
-  events.addEventListener("state", function (event) {
-    var state = JSON.parse(event.data);
-    if (state.error) {
-      show(state.error);
-    } else if (state.build !== served) {
-      location.reload();
-    } else {
-      hide();
-    }
-  });
+  function ErrorOverlay() {}
+  ErrorOverlay.identifier = "lensa-error-overlay";
+  ErrorOverlay.version = "1";
+  // Every reload message passes here first: true means "handled, do not reload".
+  ErrorOverlay.prototype.reload = function (path) {
+    if (path !== failedPath) return false;
+    sync();
+    return true;
+  };
+  window.LiveReloadPluginLensaErrorOverlay = ErrorOverlay;
+
+  // On (re)connecting, catch up: an error that stands, or a rebuild (or a restarted
+  // server) whose reload came before this page was listening. The timeout lets
+  // livereload.js register the page first.
+  document.addEventListener("LiveReloadConnect", function () { setTimeout(sync, 0); });
+
+  function sync() {
+    fetch(stateUrl, { cache: "no-store" })
+      .then(function (response) { return response.json(); })
+      .then(function (state) {
+        if (state.error) {
+          show(state.error);
+        } else if (state.build !== served) {
+          location.reload();
+        } else {
+          hide();
+        }
+      })
+      .catch(function () {});  // the server is gone; livereload.js reconnects when it is back
+  }
 
   function show(text) {
     if (!overlay) {
@@ -32,7 +55,8 @@
       title.textContent = "Build failed";
       title.style.cssText = "margin:0 0 .5rem;font-size:18px;color:#b00020";
       var note = document.createElement("p");
-      note.textContent = "This page is the last good build. Fix the problem and save: the page reloads by itself.";
+      note.textContent = (served === "none" ? "Nothing has built yet." : "This page is the last good build.") +
+        " Fix the problem and save: the page reloads by itself.";
       note.style.margin = "0 0 .5rem";
       var details = document.createElement("pre");
       details.style.cssText = "margin:0 0 .75rem;white-space:pre-wrap;font:13px/1.45 ui-monospace,monospace";
@@ -46,7 +70,11 @@
       overlay.appendChild(close);
     }
     overlay.querySelector("pre").textContent = text;
-    if (!overlay.isConnected) document.body.appendChild(overlay);
+    if (document.body) {
+      if (!overlay.isConnected) document.body.appendChild(overlay);
+    } else {
+      document.addEventListener("DOMContentLoaded", function () { show(text); });
+    }
   }
 
   function hide() {

@@ -1,56 +1,77 @@
-"""The dev server: build the site in memory, serve it on 127.0.0.1, and
-rebuild when content/, themes/ or generator/ change.
+"""The dev server: livereload serving the site built in memory on 127.0.0.1,
+rebuilt when content/, themes/ or generator/ change.
 
 - Rebuilds are incremental: a BuildCache keeps each explainer's states, prose
   and page, keyed on a hash of their inputs, so only what a change affects is
-  redone.
+  redone. build/ on disk is never touched.
+- livereload's watcher finds the changes; once they settle, the site is rebuilt
+  and the browsers are told over livereload's websocket. A good rebuild reloads
+  the pages (livereload.js does that); a failed one is shown by dev_client.js,
+  a livereload.js plugin, as an overlay over the last good page, which keeps
+  being served.
 - A change to generator/ code drops every generator module and imports them
   afresh (with a new cache) before the rebuild, without restarting the server
-  or losing the browser's connection. Only this module is not reloaded.
-- Pages get a small client script (dev_client.js) at response time: it reloads
-  the page after a rebuild and shows a failed rebuild's errors as an overlay,
-  while the last good build keeps being served. Files on disk never contain it.
+  or losing the browsers' connection. Only this module is not reloaded.
+- Everything runs on livereload's single event loop thread: serving, watching
+  and rebuilding never overlap, so nothing here needs a lock.
 """
 from __future__ import annotations
 
+import glob
+import html
 import importlib
 import json
+import logging
 import mimetypes
 import secrets
+import socket
 import sys
-import threading
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote
+
+from livereload import Server
+from livereload.handlers import LiveReloadHandler
+from livereload.watcher import Watcher
+from tornado.ioloop import IOLoop, PeriodicCallback
+
+from .errors import BuildError
 
 HOST = "127.0.0.1"          # never listen beyond this machine
-POLL_SECONDS = 0.25         # how often watched folders are scanned
-SETTLE_SECONDS = 0.2        # quiet time after a change before rebuilding (editors save in bursts)
-KEEPALIVE_SECONDS = 15
-EVENTS_URL = "/__dev__/events"
+POLL_SECONDS = 0.2          # how often watched folders are scanned
+SETTLE_SECONDS = 0.3        # quiet time after a change before rebuilding (editors save in bursts)
 CLIENT_URL = "/__dev__/client.js"
+STATE_URL = "/__dev__/state"
+FAILED_PATH = "/__dev__/build-failed"   # the "path" of the reload message that means "show the errors"
 GENERATOR = Path(__file__).resolve().parent
 CLIENT_FILE = GENERATOR / "dev_client.js"
 _RELOADED_NOT = {"generator.serve", "generator.__main__"}  # the running server itself
 
 
 class LiveSite:
-    """The last good build, held in memory, and the state the browsers are told about."""
+    """The last good build, held in memory and served as a WSGI app, and its rebuilds."""
 
     def __init__(self, args):
         self.args = args
         self.files: dict[str, bytes] = {}
         self.build_id = "none"
         self.error: str | None = None
-        self.version = 0            # bumped on every rebuild, good or failed
-        self.closing = False
-        self.changed = threading.Condition()
         self._session = secrets.token_hex(4)  # a restarted server's builds differ from the last one's
         self._builds = 0
         self._modules = None        # the generator modules in use: (build, errors, cache)
         self._cache = None
+        self._pending: set[Path] = set()
+        self._settling = None       # the timeout that rebuilds once changes stop coming
+
+    def changed(self, paths: list[str]) -> None:
+        """Note what changed, and rebuild once the changes settle."""
+        self._pending |= {Path(p) for p in paths}
+        loop = IOLoop.current()
+        if self._settling is not None:
+            loop.remove_timeout(self._settling)
+        self._settling = loop.call_later(SETTLE_SECONDS, self._settled)
 
     def rebuild(self, changed: set[Path] | frozenset = frozenset()) -> bool:
         started = time.perf_counter()
@@ -64,22 +85,60 @@ class LiveSite:
         except Exception as err:
             self._fail(err, warnings)
             return False
-        files = {name: data if isinstance(data, bytes) else data.read_bytes()
-                 for name, data in result.files.items()}
         for line in errors.report_lines(None, warnings, Path.cwd()):
             _log(line)
         self._builds += 1
-        self._publish(files, f"{self._session}-{self._builds}", None)
+        self.files = {name: data if isinstance(data, bytes) else data.read_bytes()
+                      for name, data in result.files.items()}
+        self.build_id, self.error = f"{self._session}-{self._builds}", None
         _log(f"Built in {time.perf_counter() - started:.2f} s: {self._cache.summary()}.")
         return True
 
-    def state(self) -> str:
-        return json.dumps({"build": self.build_id, "error": self.error})
+    def __call__(self, environ, start_response):
+        """The WSGI app livereload serves (it adds its own script to each page)."""
+        path = environ["PATH_INFO"].encode("latin-1").decode("utf-8", "replace")
+        head = environ["REQUEST_METHOD"] == "HEAD"
+        if path == CLIENT_URL:
+            return _respond(start_response, 200, "text/javascript", CLIENT_FILE.read_bytes(), head)
+        if path == STATE_URL:
+            state = json.dumps({"build": self.build_id, "error": self.error})
+            return _respond(start_response, 200, "application/json", state.encode("utf-8"), head)
+        name = path.lstrip("/")
+        if name == "" or name.endswith("/"):
+            name += "index.html"
+        if name not in self.files and f"{name}/index.html" in self.files:
+            start_response("301 Moved Permanently", [("Location", quote(path) + "/")])
+            return [b""]
+        status = 200
+        if not self.files:
+            status, name, body = 503, "index.html", _WAITING_PAGE
+        elif name in self.files:
+            body = self.files[name]
+        else:
+            status, name = 404, "404.html"
+            body = self.files.get(name, _NOT_FOUND_PAGE)
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        if kind == "text/html":
+            body = self._with_client(body)
+        return _respond(start_response, status, kind, body, head)
 
-    def close(self) -> None:
-        with self.changed:
-            self.closing = True
-            self.changed.notify_all()
+    def _settled(self) -> None:
+        self._settling = None
+        changed, self._pending = self._pending, set()
+        shown = sorted(_shown(p) for p in changed)
+        _log(f"Changed: {', '.join(shown[:5])}" + (f" and {len(shown) - 5} more" if len(shown) > 5 else ""))
+        built = self.rebuild(changed)
+        # Sent directly rather than through livereload's own poll, which skips any reload
+        # within 3 s of the previous one. "*" reloads the whole page, even for a CSS change.
+        LiveReloadHandler.reload_waiters("*" if built else FAILED_PATH)
+
+    def _with_client(self, page: bytes) -> bytes:
+        """Add dev_client.js in the head, so that it runs (and registers its plugin)
+        before the livereload.js that livereload inserts just before </head>."""
+        tag = (f'<script src="{CLIENT_URL}" data-build="{html.escape(self.build_id)}" '
+               f'data-state="{STATE_URL}" data-failed="{FAILED_PATH}"></script>').encode("utf-8")
+        at = page.find(b"</head>")
+        return page[:at] + tag + page[at:] if at >= 0 else page
 
     def _import_generator(self, fresh: bool, changed: set[Path] | frozenset = frozenset()) -> None:
         """Import the build afresh: drop every generator module first, so edited
@@ -113,189 +172,99 @@ class LiveSite:
             _log(line)
         _log("The last good build is still served." if self._builds else "Fix it and save: the site builds "
              "as soon as it can.")
-        self._publish(self.files, self.build_id, "\n".join(lines))
-
-    def _publish(self, files: dict[str, bytes], build_id: str, error: str | None) -> None:
-        with self.changed:
-            self.files, self.build_id, self.error = files, build_id, error
-            self.version += 1
-            self.changed.notify_all()
+        self.error = "\n".join(lines)
 
 
-class Watcher:
-    """Polls folders for changed, added and removed files. Polling needs no extra
-    package and a content tree is small enough to scan several times a second."""
+class _Watcher(Watcher):
+    """livereload's polling watcher, changed in two ways. start(), the hook for
+    watchers that schedule themselves, scans at our pace rather than every 0.8 s.
+    examine() still runs the tasks but reports no changed path, so livereload
+    never sends a reload itself: it would send it before the rebuild that runs
+    once changes settle, and skip any within 3 s of the last. LiveSite sends it."""
 
-    def __init__(self, roots: list[Path]):
-        self.roots = roots
-        self._seen = self._scan()
+    def start(self, callback) -> bool:
+        PeriodicCallback(callback, POLL_SECONDS * 1000).start()
+        return True
 
-    def wait(self, stop: threading.Event) -> set[Path]:
-        """Block until something changed and then stayed quiet; return what changed."""
-        while not stop.wait(POLL_SECONDS):
-            current = self._scan()
-            changed = _differences(self._seen, current)
-            if not changed:
-                continue
-            while not stop.wait(SETTLE_SECONDS):
-                latest = self._scan()
-                more = _differences(current, latest)
-                if not more:
-                    break
-                changed |= more
-                current = latest
-            self._seen = current
-            return changed
-        return set()
-
-    def _scan(self) -> dict[Path, tuple[int, int]]:
-        found = {}
-        for root in self.roots:
-            if not root.is_dir():
-                continue
-            for path in root.rglob("*"):
-                parts = path.relative_to(root).parts
-                if any(p.startswith(".") or p == "__pycache__" for p in parts) or _editor_temp(path.name):
-                    continue
-                try:
-                    stat = path.stat()
-                except OSError:
-                    continue
-                if not path.is_dir():
-                    found[path] = (stat.st_mtime_ns, stat.st_size)
-        return found
+    def examine(self):
+        super().examine()
+        return None, None
 
 
 def serve(args) -> None:
-    from .errors import BuildError
-
     site = LiveSite(args)
-    site.rebuild()
-    try:
-        httpd = ThreadingHTTPServer((HOST, args.port), _handler(site))
-    except OSError as err:
-        raise BuildError(f"cannot listen on {HOST}:{args.port} ({err.strerror or err}); "
-                         "is another server running there? Choose another port with --port") from None
-    httpd.daemon_threads = True
-    port = httpd.server_address[1]
-    threading.Thread(target=httpd.serve_forever, name="http", daemon=True).start()
+    watcher = _Watcher()  # watching starts now: edits during the first build count
+
+    def task(changed_files=None):
+        # livereload passes the changed files, or nothing when files were removed:
+        # then its filepath names one of them.
+        site.changed(changed_files or [watcher.filepath])
+
+    server = Server(app=site, watcher=watcher)
     roots = [args.content, args.themes, GENERATOR]
-    _log(f"Serving http://{HOST}:{port}/ and watching {', '.join(_shown(r) for r in roots)}. "
-         "Press Ctrl+C to stop.")
-    stop = threading.Event()
-    watcher = Watcher(roots)
+    for root in roots:
+        # A recursive pattern, not the folder: livereload then reports every changed
+        # file at once, rather than the first one it meets.
+        server.watch(glob.escape(str(root)) + "/**/*", task, ignore=_ignored)
+    site.rebuild()
+    port = _free_port(args.port)
+    # Said once the loop runs, so only after livereload has started listening.
+    IOLoop.current().add_callback(_log, f"Serving http://{HOST}:{port}/ and watching "
+                                  f"{', '.join(_shown(r) for r in roots)}. Press Ctrl+C to stop.")
+    _quiet_logs()
     try:
-        while not stop.is_set():
-            changed = watcher.wait(stop)
-            if changed:
-                _log(f"Changed: {', '.join(sorted(_shown(p) for p in changed)[:5])}"
-                     + (f" and {len(changed) - 5} more" if len(changed) > 5 else ""))
-                site.rebuild(changed)
-    except KeyboardInterrupt:
-        _log("Stopped.")
-    finally:
-        site.close()
-        httpd.shutdown()
-        httpd.server_close()
+        # debug=False: tornado's autoreload would restart the process on a code change;
+        # generator code is reloaded in place instead.
+        server.serve(port=port, host=HOST, debug=False)
+    except OSError as err:  # the port was taken between the check and now
+        raise _port_error(port, err) from None
+    _log("Stopped.")
 
 
-def _handler(site: LiveSite):
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "lensa-dev"
-
-        def do_GET(self):
-            self._respond(head=False)
-
-        def do_HEAD(self):
-            self._respond(head=True)
-
-        def log_message(self, format, *args):  # requests are not worth a terminal line each
-            pass
-
-        def _respond(self, head: bool) -> None:
-            path = urlsplit(self.path).path
-            if path == EVENTS_URL and not head:
-                return self._events()
-            if path == CLIENT_URL:
-                return self._send(200, "text/javascript; charset=utf-8", CLIENT_FILE.read_bytes(), head)
-            files, build_id = site.files, site.build_id  # one consistent build
-            name = unquote(path).lstrip("/")
-            if name == "" or name.endswith("/"):
-                name += "index.html"
-            if name not in files and f"{name}/index.html" in files:
-                self.send_response(301)
-                self.send_header("Location", quote(path) + "/")
-                self.end_headers()
-                return None
-            status = 200
-            if not files:
-                status, name, body = 503, "index.html", _WAITING_PAGE
-            elif name in files:
-                body = files[name]
-            else:
-                status, name = 404, "404.html"
-                body = files.get(name, b"<!doctype html><title>Not found</title><h1>Not found</h1>")
-            kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-            if kind == "text/html":
-                body = _inject(body, build_id)
-            if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
-                kind += "; charset=utf-8"
-            return self._send(status, kind, body, head)
-
-        def _send(self, status: int, kind: str, body: bytes, head: bool) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            if not head:
-                self.wfile.write(body)
-
-        def _events(self) -> None:
-            """Server-sent events: the current state at once, then after every rebuild."""
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            seen = None
-            try:
-                self.wfile.write(b"retry: 1000\n\n")
-                while True:
-                    with site.changed:
-                        site.changed.wait_for(lambda: site.version != seen or site.closing, KEEPALIVE_SECONDS)
-                        if site.closing:
-                            return
-                        version, state = site.version, site.state()
-                    if version != seen:
-                        self.wfile.write(f"event: state\ndata: {state}\n\n".encode("utf-8"))
-                        seen = version
-                    else:
-                        self.wfile.write(b": still here\n\n")
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
-                return
-
-    return Handler
+def _free_port(port: int) -> int:
+    """Check that the port can be listened on (0: pick a free one) before livereload
+    tries, so the failure is one line and the chosen port can be printed."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado binds
+        try:
+            probe.bind((HOST, port))
+        except OSError as err:
+            raise _port_error(port, err) from None
+        return probe.getsockname()[1]
 
 
-_WAITING_PAGE = (b"<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Waiting for a good build</title>"
-                 b"<body><h1>Waiting for a good build</h1><p>The site has not built yet. The errors are shown "
-                 b"below and in the terminal; this page reloads once they are fixed.</p></body></html>")
+def _port_error(port: int, err: OSError) -> BuildError:
+    return BuildError(f"cannot listen on {HOST}:{port} ({err.strerror or err}); "
+                 "is another server running there? Choose another port with --port")
 
 
-def _inject(html: bytes, build_id: str) -> bytes:
-    tag = (f'<script src="{CLIENT_URL}" data-build="{build_id}" data-events="{EVENTS_URL}"></script>'
-           .encode("utf-8"))
-    at = html.rfind(b"</body>")
-    return html[:at] + tag + html[at:] if at >= 0 else html + tag
+def _quiet_logs() -> None:
+    """livereload logs every connection, task and reload, and tornado every request;
+    this server prints its own lines, so livereload's are kept for warnings and errors."""
+    logging.getLogger("livereload").addFilter(lambda record: record.levelno >= logging.WARNING)
+    logging.getLogger("tornado.access").addFilter(lambda record: False)  # a 503 while broken is expected
 
 
-def _differences(before: dict, after: dict) -> set[Path]:
-    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+def _respond(start_response, status: int, kind: str, body: bytes, head: bool) -> list[bytes]:
+    if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
+        kind += "; charset=utf-8"
+    start_response(f"{status} {HTTPStatus(status).phrase}", [
+        ("Content-Type", kind), ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+    return [b"" if head else body]
 
 
-def _editor_temp(name: str) -> bool:
-    return name.endswith(("~", ".swp", ".swx", ".tmp")) or name.startswith(".#") or name == "4913"
+_WAITING_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Waiting for a good build"
+                 b"</title></head><body><h1>Waiting for a good build</h1><p>The site has not built yet. The errors "
+                 b"are shown below and in the terminal; this page reloads once they are fixed.</p></body></html>")
+_NOT_FOUND_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title>"
+                   b"</head><body><h1>Not found</h1></body></html>")
+
+
+def _ignored(path: str) -> bool:
+    """Editor temporaries and bytecode (livereload itself skips .pyc and .swp)."""
+    name = Path(path).name
+    return ("__pycache__" in Path(path).parts or name.endswith(("~", ".swx", ".tmp"))
+            or name.startswith(".#") or name == "4913")
 
 
 def _shown(path: Path) -> str:

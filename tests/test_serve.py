@@ -1,6 +1,7 @@
 """The dev server, run for real on a copy of the project: it listens on
-127.0.0.1 only, reloads the browser after an edit, shows a failed rebuild
-as an overlay over the last good page, and picks up edited generator code."""
+127.0.0.1 only, reloads the browser through livereload after every edit (even
+edits in quick succession), shows a failed rebuild as an overlay over the last
+good page, and picks up edited generator code."""
 import re
 import shutil
 import socket
@@ -68,12 +69,17 @@ def server(tmp_path_factory):
 @pytest.fixture
 def page(server, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = context.new_page()
     # Only the dev server may be reached.
-    p.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url) else route.abort())
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url)
+                  else route.abort())
+    p = context.new_page()
+    sockets = []
+    p.on("websocket", lambda socket: sockets.append(socket.url))
     p.goto(server.url + "coin-flips/index.html")
     p.wait_for_function("window.explainerRuntime && window.Plotly")
     p.evaluate("window.__sameDocument = true")
+    p.wait_for_function("window.LiveReload && window.LiveReload.connector.protocol >= 7")  # listening
+    assert sockets == [server.url.replace("http:", "ws:") + "livereload"]  # livereload's own channel
     yield p
     context.close()
 
@@ -100,12 +106,14 @@ def test_listens_on_loopback_only(server):
 
 def test_pages_get_the_client_only_when_served(server, tmp_path):
     status, html = server.get("coin-flips/")
-    assert status == 200 and "/__dev__/client.js" in html
+    assert status == 200 and "/__dev__/client.js" in html and "/livereload.js" in html
+    # The client runs before livereload.js, so that livereload.js finds its plugin.
+    assert html.index("/__dev__/client.js") < html.index("/livereload.js") < html.index("</head>")
     out = tmp_path / "out"
     build(server.project / "content", out, server.project / "themes")
     for path in out.rglob("*"):
         if path.is_file():
-            assert b"__dev__" not in path.read_bytes(), path
+            assert b"__dev__" not in path.read_bytes() and b"livereload" not in path.read_bytes(), path
     assert server.get("no/such/page.html")[0] == 404
     assert server.get("coin-flips")[0] == 200  # redirected to coin-flips/
 
@@ -119,6 +127,21 @@ def test_an_edit_reloads_the_page_without_recomputing(server, page):
         assert any("reused the states of coin-flips" in line for line in server.log)
     finally:
         edit(step, "After {{ flips }} flips", "With {{ flips }} flips")
+    prose(page).get_by_text("With 2 flips").wait_for(timeout=WAIT_MS)
+
+
+def test_edits_in_quick_succession_each_reload(server, page):
+    # livereload on its own ignores a reload within 3 s of the previous one.
+    step = server.project / "content/coin-flips/steps/01-runs.md"
+    original = step.read_text()
+    try:
+        for word in ("First", "Second", "Third"):
+            page.evaluate("window.__sameDocument = true")
+            step.write_text(original.replace("With {{ flips }} flips", word + " {{ flips }} flips"))
+            prose(page).get_by_text(f"{word} 2 flips").wait_for(timeout=WAIT_MS)
+            assert page.evaluate("window.__sameDocument === undefined")
+    finally:
+        step.write_text(original)
     prose(page).get_by_text("With 2 flips").wait_for(timeout=WAIT_MS)
 
 
@@ -136,6 +159,11 @@ def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page)
         assert status == 200 and "With <strong>" not in html and "With 2 flips" in html
         assert any("undefined value 'flipz'" in line for line in server.log)
         assert any("The last good build is still served." in line for line in server.log)
+        # A page opened while the build is broken shows the errors too.
+        other = page.context.new_page()
+        other.goto(server.url + "index.html")
+        other.get_by_role("alert").filter(has_text="undefined value 'flipz'").wait_for(timeout=WAIT_MS)
+        other.close()
     finally:
         edit(step, "With {{ flipz }} flips", "With {{ flips }} flips")
     page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
