@@ -51,9 +51,10 @@ def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
                      sizes["total"] <= BUDGET_TOTAL))
     for slug, c in r.get("clicks", {}).get("pages", {}).items():
         rows.append((f"Click-to-update median: {slug}", f"≤ {BUDGET_CLICK_MEDIAN_MS} ms",
-                     f"{c['median_ms']:.1f} ms", c["median_ms"] <= BUDGET_CLICK_MEDIAN_MS))
-        rows.append((f"Click-to-update p95: {slug}", f"≤ {BUDGET_CLICK_P95_MS} ms", f"{c['p95_ms']:.1f} ms",
-                     c["p95_ms"] <= BUDGET_CLICK_P95_MS))
+                     f"{c['median_ms']:.1f} ms; CPU time {c['cpu_median_ms']:.1f} ms",
+                     c["median_ms"] <= BUDGET_CLICK_MEDIAN_MS))
+        rows.append((f"Click-to-update p95: {slug}", f"≤ {BUDGET_CLICK_P95_MS} ms",
+                     f"{c['p95_ms']:.1f} ms; CPU time {c['cpu_p95_ms']:.1f} ms", c["p95_ms"] <= BUDGET_CLICK_P95_MS))
     if "scaling" in r:
         rows_all = r["scaling"]["tokens"] + r["scaling"]["heads"]
         worst = max(rows_all, key=lambda row: row["data_raw"] / row["unpooled_raw"])
@@ -137,20 +138,25 @@ def _clicks(r: dict) -> str:
              "the click to the state being applied, including the `Plotly.react` promise resolving. "
              "\"Next frame\" adds the wait for the following animation frame.", "",
              "| Explainer | Clicks | Median | p95 | Max | First round median | Next frame median | Next frame p95 "
-             "| CPU per click |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| CPU median | CPU p95 |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for slug, p in c["pages"].items():
         lines.append(f"| {slug} | {p['clicks']} | **{p['median_ms']:.1f} ms** | **{p['p95_ms']:.1f} ms** | "
                      f"{p['max_ms']:.1f} ms | {p['first_round_median_ms']:.1f} ms | {p['frame_median_ms']:.1f} ms | "
-                     f"{p['frame_p95_ms']:.1f} ms | {p.get('cpu_per_click_ms', float('nan')):.1f} ms |")
+                     f"{p['frame_p95_ms']:.1f} ms | {p['cpu_median_ms']:.1f} ms | {p['cpu_p95_ms']:.1f} ms |")
+    lines += ["", "*CPU* is the main thread's CPU time per click, up to the next frame (so it includes the "
+              "browser's layout and paint), from a separate pass over every button: on a busy machine it shows "
+              "the work a click costs, while wall time adds the wait for a free core."]
     for slug, p in c["pages"].items():
         lines += ["", f"By step ({slug}), with Plotly's own cost on the same chart as baselines (medians): "
                   "*no-op react* is `Plotly.react` with nothing changed, the least any update costs; "
                   "*newPlot* is a full redraw.", "",
-                  "| Step | Buttons | Median | p95 | Max | No-op react | newPlot |", "|---|---|---|---|---|---|---|"]
+                  "| Step | Buttons | Median | p95 | Max | CPU median | No-op react | newPlot |",
+                  "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {n} | {s['clicks']} | {s['median_ms']:.1f} ms | {s['p95_ms']:.1f} ms | {s['max_ms']:.1f} ms | "
-                  f"{s.get('noop_ms', float('nan')):.1f} ms | {s.get('newplot_ms', float('nan')):.1f} ms |"
-                  for n, s in p["steps"].items()]
+                  f"{s.get('cpu_median_ms', float('nan')):.1f} ms | {s.get('noop_ms', float('nan')):.1f} ms | "
+                  f"{s.get('newplot_ms', float('nan')):.1f} ms |"
+                  for n, s in sorted(p["steps"].items())]
     return "\n".join(lines)
 
 
