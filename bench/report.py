@@ -60,9 +60,13 @@ def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
         worst = max(rows_all, key=lambda row: row["data_raw"] / row["unpooled_raw"])
         rows.append(("Data ≤ states × per-state payload (every sweep point)", "≤ 1.00×",
                      f"at most {worst['data_raw'] / worst['unpooled_raw']:.2f}× "
-                     f"({worst['tokens']} tokens, {worst['heads']} heads)",
+                     f"({_count(worst['tokens'], 'token')}, {_count(worst['heads'], 'head')})",
                      all(row["data_raw"] <= row["unpooled_raw"] for row in rows_all)))
     return rows
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def budget_table(r: dict) -> str:
@@ -120,7 +124,8 @@ def _rebuild(r: dict) -> str:
 
 def _bytes(r: dict) -> str:
     lines = [f"Everything a reader downloads to see an explainer: the page and the stylesheets and scripts it "
-             f"references, each gzipped at level {GZIP_LEVEL}. plotly.js: {r.get('bundle', '?')}.", "",
+             f"references, each gzipped at level {GZIP_LEVEL} (1 KB = 1,024 bytes). plotly.js: "
+             f"{r.get('bundle', '?')}.", "",
              "| Explainer | HTML markup | Data | CSS | Runtime JS | **Own** | Plotly | **Total** |",
              "|---|---|---|---|---|---|---|---|"]
     for slug, s in r["bytes"].items():
@@ -204,6 +209,23 @@ def _limits(r: dict) -> str:
         lines.append(f"- **First view.** plotly.js is {100 * sizes['plotly'] / sizes['total']:.0f}% of the "
                      f"first view; the page's own bytes are {kb(sizes['own'])}, of which the inline data of every "
                      f"state is {kb(sizes['data'])}.")
+    if "scaling" in r:
+        tokens, heads = r["scaling"]["tokens"], r["scaling"]["heads"]
+        first, last = tokens[0], tokens[-1]
+
+        def fold(key: str, rows=(first, last)) -> str:
+            return f"{rows[1][key] / rows[0][key]:.0f}-fold"
+        stage = max(last["stages"].items(), key=lambda kv: kv[1])[0]
+        why = {"render_pages": ", where every state's figure is made and pooled",
+               "compute_site": ", where the model runs for every state and its output is checked",
+               "render_prose": ", where every state's prose is rendered"}.get(stage, "")
+        lines.append(f"- **Scaling.** From {first['tokens']} to {last['tokens']} tokens the states grow "
+                     f"{fold('states')} and the data {fold('data_raw')}, while the unpooled data (every state "
+                     f"with its full figure) would grow {fold('unpooled_raw')}: each head's matrix is stored once, "
+                     "and what every state adds is its prose, readouts and highlight. Build time grows "
+                     f"{fold('build_s')}; at {last['tokens']} tokens its largest stage is {stage}{why}. "
+                     f"From {heads[0]['heads']} to {heads[-1]['heads']} heads, the data grows "
+                     f"{fold('data_raw', (heads[0], heads[-1]))} for {fold('states', (heads[0], heads[-1]))} states.")
     for slug, page in r.get("clicks", {}).get("pages", {}).items():
         steps = [s for s in page["steps"].values() if "noop_ms" in s]
         if not steps:
