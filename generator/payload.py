@@ -19,8 +19,10 @@ from .states import StepStates
 _MIN_POOLED = 24
 
 
-def step_payload(computed: StepStates, prose: StepProse, figures: dict[str, dict], pool: "Pool") -> dict:
-    """One step's entry: its shared layout and the per-state readouts, prose, summary and chart."""
+def step_payload(computed: StepStates, prose: StepProse, figures: dict[str, dict], tables: dict[str, dict],
+                 pool: "Pool") -> dict:
+    """One step's entry: its shared layout and the per-state readouts, prose,
+    summary, chart and the chart's data table."""
     layouts = [figures[s.key]["layout"] for s in computed.states]
     shared = {k: v for k, v in layouts[0].items() if all(layout.get(k) == v for layout in layouts[1:])}
     states = {}
@@ -33,6 +35,7 @@ def step_payload(computed: StepStates, prose: StepProse, figures: dict[str, dict
             "summary": summary,
             "data": pool.intern(figure["data"]),
             "layout": {k: pool.intern(v) for k, v in figure["layout"].items() if k not in shared},
+            "table": pool.intern(tables[state.key]),
         }
     return {"default": computed.default_key, "layout": shared, "states": states}
 

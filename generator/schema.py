@@ -165,6 +165,14 @@ LABELS = {
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
+    "data_item": Option((str,), "Data table heading for the labelled items of a chart with no axis title.",
+                        default="Item"),
+    "data_value": Option((str,), "Data table heading for values where the chart has no axis title.",
+                         default="Value"),
+    "data_position": Option((str,), "Data table heading for positions along a chart with no axis title.",
+                            default="Position"),
+    "dark_mode": Option((str,), "Name of the button that switches between light and dark colours.",
+                        default="Dark mode"),
 }
 
 # A label left empty would leave a heading or a link with no words.
@@ -175,7 +183,9 @@ SITE = {
     "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
     "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en",
                        check=_language),
-    "theme": Option((str,), "Name of a folder under themes/.", default="default", check=_nonempty),
+    "theme": Option((str,), "Name of a folder under themes/: 'default', or 'course' for plain pages to "
+                    "embed in course material (the command line's --theme overrides it).", default="default",
+                    check=_nonempty),
     "base_url": Option(
         (str,), "Absolute URL where the site is published, e.g. 'https://user.github.io/repo/'. When set, "
         "pages get canonical links, Open Graph and Twitter card tags and JSON-LD, the build writes "

@@ -2,11 +2,14 @@
 
 A theme may extend another (`extends = "default"` in its theme.toml) and
 override only the files it changes; lookups walk the chain, child first.
+A template can extend the one it replaces as "@<theme>/<name>.html", and a
+theme's `stylesheets` are linked after its parent's, so a child theme can
+restyle by adding a few rules instead of copying the whole stylesheet.
 """
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -16,6 +19,7 @@ from .templating import make_env
 
 TEMPLATES_DIR = "templates"
 STATIC_DIR = "static"
+_MANIFEST_KEYS = {"extends", "stylesheets", "description"}
 
 
 @dataclass
@@ -23,6 +27,7 @@ class Theme:
     name: str
     chain: list[Path]  # theme folders, the selected theme first
     env: jinja2.Environment
+    stylesheets: list[str] = field(default_factory=list)  # static names, linked in this order
 
     def static_files(self) -> dict[str, Path]:
         """Relative name -> file; a child theme's file hides its parent's."""
@@ -39,12 +44,16 @@ class Theme:
         path = self.static_files().get(name)
         return path.read_text("utf-8") if path else ""
 
+    def stylesheet_text(self) -> str:
+        """Every stylesheet in order, for a page that must inline its CSS."""
+        return "\n".join(self.static_text(name) for name in self.stylesheets)
+
     def render(self, template: str, **context) -> str:
         return self.env.get_template(template).render(**context)
 
 
 def load_theme(themes_dir: Path, name: str, config_path: Path) -> Theme:
-    chain, seen = [], set()
+    chain, seen, manifests = [], set(), []
     current = name
     while current:
         folder = themes_dir / current
@@ -58,16 +67,40 @@ def load_theme(themes_dir: Path, name: str, config_path: Path) -> Theme:
             raise ContentError.one(folder / "theme.toml", f"themes extend each other in a loop ({current!r})")
         seen.add(current)
         chain.append(folder)
-        current = _parent(folder)
-    env = make_env(autoescape=True, search_path=[folder / TEMPLATES_DIR for folder in chain])
-    return Theme(name=name, chain=chain, env=env)
+        manifests.append(_manifest(folder))
+        current = manifests[-1].get("extends")
+    env = make_env(autoescape=True, search_path=[folder / TEMPLATES_DIR for folder in chain],
+                   named={folder.name: folder / TEMPLATES_DIR for folder in chain})
+    stylesheets: list[str] = []
+    for folder, manifest in zip(reversed(chain), reversed(manifests)):
+        for sheet in manifest.get("stylesheets", []):
+            if sheet not in stylesheets:
+                stylesheets.append(sheet)
+    env.globals["stylesheets"] = stylesheets
+    theme = Theme(name=name, chain=chain, env=env, stylesheets=stylesheets)
+    missing = [sheet for sheet in stylesheets if sheet not in theme.static_files()]
+    if missing:
+        raise ContentError.one(chain[0] / "theme.toml", f"stylesheet {missing[0]!r} is not in any "
+                               f"theme's {STATIC_DIR}/ folder", field="stylesheets")
+    return theme
 
 
-def _parent(folder: Path) -> str | None:
-    manifest = folder / "theme.toml"
-    if not manifest.exists():
-        return None
+def _manifest(folder: Path) -> dict:
+    """theme.toml: `extends` (the parent theme) and `stylesheets` (this theme's own, in order)."""
+    path = folder / "theme.toml"
+    if not path.exists():
+        return {}
     try:
-        return tomllib.loads(manifest.read_text("utf-8")).get("extends")
+        manifest = tomllib.loads(path.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise ContentError.one(manifest, f"invalid theme manifest: {err}") from None
+        raise ContentError.one(path, f"invalid theme manifest: {err}") from None
+    unknown = sorted(set(manifest) - _MANIFEST_KEYS)
+    if unknown:
+        raise ContentError.one(path, f"unknown key {unknown[0]!r} (expected one of: "
+                               f"{', '.join(sorted(_MANIFEST_KEYS))})", field=unknown[0])
+    extends, sheets = manifest.get("extends"), manifest.get("stylesheets", [])
+    if extends is not None and (not isinstance(extends, str) or not extends):
+        raise ContentError.one(path, f"expected a theme name, found {extends!r}", field="extends")
+    if not isinstance(sheets, list) or not all(isinstance(s, str) and s for s in sheets):
+        raise ContentError.one(path, f"expected a list of file names, found {sheets!r}", field="stylesheets")
+    return manifest

@@ -48,6 +48,31 @@ def built_site(tmp_path_factory):
     return out, result
 
 
+THEME_NAMES = ("default", "course")
+
+
+@pytest.fixture(scope="session", params=THEME_NAMES)
+def themed_site(request, tmp_path_factory):
+    """The bundled content built with each shipped theme: (theme name, build folder)."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp(f"site-{request.param}") / "build"
+    build(CONTENT, out, THEMES, request.param)
+    return request.param, out
+
+
+def built_pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def draw_every_chart(page) -> None:
+    """Scroll each chart into view, as a reader would, so the lazy runtime draws it."""
+    for chart in page.locator("[data-chart]").all():
+        chart.scroll_into_view_if_needed()
+        chart.locator(".main-svg").first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 @pytest.fixture(scope="session")
 def browser():
     playwright = pytest.importorskip("playwright.sync_api")

@@ -61,6 +61,7 @@ def test_every_control_updates_readouts_prose_and_chart(page, expected):
         Plotly.newPlot = function () { window.__calls.newPlot++; return real.newPlot.apply(this, arguments); };
     }""")
     clicks = 0
+    site = expected[0]
     for computed, texts in zip(steps, prose):
         step = computed.step
         section = p.get_by_role("region", name=step.title, exact=True)
@@ -68,6 +69,7 @@ def test_every_control_updates_readouts_prose_and_chart(page, expected):
         chart = section.locator("[data-chart]")
         chart.locator(".main-svg").first.wait_for()
         choice = {c.name: c.values.index(c.default) for c in step.controls}
+        section.get_by_text("Show data", exact=True).click()  # the chart's data table
         for control in step.controls:
             group = section.get_by_role("group", name=control.label, exact=True)
             for index, value in enumerate(control.values):
@@ -87,7 +89,8 @@ def test_every_control_updates_readouts_prose_and_chart(page, expected):
                 if summary:
                     assert section.locator("figcaption").inner_text() == summary
                 drawn = chart.evaluate("el => el.data.map(t => { const c = Object.assign({}, t); delete c.uid; return c; })")
-                assert drawn == _expected_traces(step, state), (step.title, key)
+                assert drawn == _expected_traces(step, state, chart), (step.title, key)
+                assert _shown_table(section) == _expected_table(step, state, site), (step.title, key)
         assert chart.locator(".main-svg").count() >= 1
     calls = p.evaluate("window.__calls")
     assert calls["newPlot"] == 0, "a click created a new plot instead of updating it"
@@ -97,10 +100,31 @@ def test_every_control_updates_readouts_prose_and_chart(page, expected):
     assert clicks > 30
 
 
-def _expected_traces(step, state):
-    """The traces the chart must show for a state, as JSON would carry them."""
+def _expected_traces(step, state, chart):
+    """The traces the chart must show for a state, as JSON would carry them,
+    with the theme's colours ("var(--chart-…)") as the page's CSS defines them."""
     figure = charts.get(step.chart.kind).figure(step.chart, state.chart)
-    return json.loads(json.dumps(figure["data"]))
+    text = json.dumps(figure["data"])
+    for name in set(re.findall(r"var\((--[\w-]+)\)", text)):
+        value = chart.evaluate("(el, name) => getComputedStyle(el).getPropertyValue(name).trim()", name)
+        assert value, f"the theme does not define {name}"
+        text = text.replace(f"var({name})", value)
+    return json.loads(text)
+
+
+def _shown_table(section):
+    """The chart's data table as a reader's browser exposes it: header row, then rows."""
+    table = section.get_by_role("table")
+    return table.evaluate("""t => ({
+        columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
+        rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
+        current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
+    })""")
+
+
+def _expected_table(step, state, site):
+    table = charts.get(step.chart.kind).table(step.chart, state.chart, site.config.labels)
+    return {"columns": table["columns"], "rows": table["rows"], "current": table.get("highlight", -1)}
 
 
 def test_no_network_requests_and_no_console_errors(page):

@@ -96,7 +96,8 @@ GERMAN = {
     "date_format": "{day}. {month} {year}", "previous": "Vorherige Erklärung", "next": "Nächste Erklärung",
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
     "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
-    "show_data": "Daten zeigen",
+    "show_data": "Daten zeigen", "data_item": "Eintrag", "data_value": "Wert", "data_position": "Stelle",
+    "dark_mode": "Dunkler Modus",
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }

@@ -57,3 +57,29 @@ def test_interned_figures_resolve_to_the_originals_with_each_array_stored_once()
     text = canonical(pool.items)
     assert text.count('"w5 → w5"') == 1
     assert text.count("0.55") == 1
+
+
+def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
+    out, _ = built_site
+    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="explainer-data">(.*?)</script>',
+                                html, re.S).group(1))
+
+    def resolve(node):
+        if isinstance(node, dict):
+            if set(node) == {"$"}:
+                return resolve(data["pool"][node["$"]])
+            return {k: resolve(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    for step in data["steps"]:
+        for state in step["states"].values():
+            table = resolve(state["table"])
+            assert table["columns"] and all(len(row) == len(table["columns"]) for row in table["rows"])
+    # Rows shared by several states (one head's matrix, whichever query is chosen)
+    # are stored once and referenced.
+    rows = [state["table"]["rows"] for step in data["steps"] for state in step["states"].values()]
+    assert all(set(r) == {"$"} for r in rows if isinstance(r, dict))
+    assert len({canonical(r) for r in rows}) < len(rows)

@@ -2,8 +2,12 @@
 Plotly figure ({"data": [...], "layout": {...}}).
 
 A kind is a module with `check(data) -> str | None` (what is wrong with the
-data, if anything) and `figure(chart, data) -> dict`. Colours come from
-colour-blind-safe palettes; text colours are left to the page's theme.
+data, if anything), `figure(chart, data) -> dict` and
+`table(chart, data, labels) -> {"columns": [...], "rows": [[...]]}`: the same
+state as an accessible data table of strings (Plotly charts are opaque to
+screen readers), with "highlight" naming the selected row if there is one.
+Colours come from colour-blind-safe palettes; text, grid and outline colours
+are left to the page's theme (see common.theme_colour).
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """One bar per label, with the selected bar drawn in the accent colour."""
 from __future__ import annotations
 
-from .common import ACCENT, MUTED, axis, base_layout, first_problem, index_problem, labels_problem, rounded
+from .common import ACCENT, MARK, MUTED, axis, base_layout, first_problem, index_problem, labels_problem, \
+    number_cell, rounded, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -35,7 +36,7 @@ def figure(chart, data: dict) -> dict:
         "type": "bar",
         "x": data["x"],
         "y": rounded(y),
-        "marker": {"color": colors, "line": {"color": "#222222", "width": widths}},
+        "marker": {"color": colors, "line": {"color": MARK, "width": widths}},
         "hovertemplate": "%{x}: %{y}<extra></extra>",
     }
     if data.get("text") is not None:
@@ -44,3 +45,10 @@ def figure(chart, data: dict) -> dict:
     layout = base_layout(chart, xaxis=axis(chart.x_title, type="category"),
                          yaxis=axis(chart.y_title, range=[0, rounded(top)], tickformat=chart.y_format or None))
     return {"data": [bar], "layout": layout}
+
+
+def table(chart, data: dict, labels: dict) -> dict:
+    """One row per bar: its label and its value as the chart labels it."""
+    shown = data.get("text") or [number_cell(v, chart.y_format) for v in data["y"]]
+    return data_table([chart.x_title or labels["data_item"], chart.y_title or labels["data_value"]],
+                      [[str(x), str(v)] for x, v in zip(data["x"], shown)], data.get("highlight"))

@@ -1,13 +1,25 @@
-"""Pieces shared by the chart kinds: palettes, checks and layout defaults."""
+"""Pieces shared by the chart kinds: palettes, theme colours, checks, layout
+defaults and the cells of the data tables."""
 from __future__ import annotations
 
-from ..formats import is_shared
+from ..formats import fixed, is_shared, percent
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
-ACCENT = "#D55E00"
-MUTED = "#8FA9C7"
-SEQUENTIAL = "Viridis"  # perceptually uniform and colour-blind-safe
+SEQUENTIAL = "Viridis"  # perceptually uniform and colour-blind-safe, light or dark page
+
+
+def theme_colour(name: str) -> str:
+    """A colour the page's theme decides (light or dark, screen or print): the
+    runtime replaces 'var(--chart-NAME)' with the CSS custom property's value
+    when it draws, and draws again when the colour scheme changes."""
+    return f"var(--chart-{name})"
+
+
+ACCENT = "#D55E00"                 # the selected item, on light and dark pages alike
+MUTED = theme_colour("bar")        # the items that are not selected
+MARK = theme_colour("mark")        # outline of the selected item, so it never rests on colour
+GAP = theme_colour("gap")          # lines that separate marks: the page's own background
 
 
 def base_layout(chart, **extra) -> dict:
@@ -17,7 +29,8 @@ def base_layout(chart, **extra) -> dict:
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "showlegend": False,
-        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13},
+        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13,
+                 "color": theme_colour("text")},
     }
     if chart.title:
         layout["title"] = {"text": chart.title, "x": 0, "xanchor": "left", "font": {"size": 15}}
@@ -29,7 +42,8 @@ _ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list
 
 
 def axis(title: str = "", **extra) -> dict:
-    spec = {"title": {"text": title} if title else None, "fixedrange": True, "zeroline": False}
+    spec = {"title": {"text": title} if title else None,
+            "gridcolor": theme_colour("grid"), "linecolor": theme_colour("axis"), "fixedrange": True, "zeroline": False}
     spec.update(extra)
     return {k: v for k, v in spec.items() if v is not None}
 
@@ -53,6 +67,32 @@ def rounded(values, digits: int = 4):
     if isinstance(values, float):
         return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
     return values
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on a '#rrggbb' fill (WCAG contrast)."""
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    fill = luminance(colour)
+    return "#000000" if (fill + 0.05) / 0.05 >= 1.05 / (fill + 0.05) else "#ffffff"
+
+
+def number_cell(value, y_format: str = "") -> str:
+    """A number as the data table shows it: as a percent where the axis shows
+    percents, else with two decimals like the chart's own labels."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return percent(value) if y_format.endswith("%") else fixed(value, 2)
+
+
+def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
+    """A chart's data table: the first cell of each row is its header."""
+    result = {"columns": columns, "rows": rows}
+    if highlight is not None:
+        result["highlight"] = highlight
+    return result
 
 
 def matrix_problem(z, name: str = "z") -> str | None:

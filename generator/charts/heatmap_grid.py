@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem
+from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem, \
+    number_cell, table as data_table
 from .heatmap import cell_range, row_outline, trace
 
 
@@ -74,3 +75,14 @@ def figure(chart, data: dict) -> dict:
     layout = base_layout(chart, shapes=shapes, annotations=annotations, **axes)
     layout["margin"]["t"] = 72 if chart.title else 32
     return {"data": traces, "layout": layout}
+
+
+def table(chart, data: dict, labels: dict) -> dict:
+    """Every matrix, one after another; each row is named by its matrix and its y label."""
+    rows = []
+    for title, z in zip(data["titles"], data["z"]):
+        rows += [[f"{title}: {y}"] + [number_cell(v) for v in row] for y, row in zip(data["y"], z)]
+    highlight = None
+    if data.get("highlight") is not None and data.get("highlight_row") is not None:
+        highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]
+    return data_table([chart.y_title or labels["data_item"]] + [str(x) for x in data["x"]], rows, highlight)

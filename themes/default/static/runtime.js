@@ -19,9 +19,7 @@
   function resolve(node) {
     if (Array.isArray(node)) {
       var array = node.map(resolve);
-      if (holdsObjects(array)) return array;
-      var text = JSON.stringify(array);
-      return byText[text] || (byText[text] = array);
+      return holdsObjects(array) ? array : share(array);
     }
     if (node && typeof node === "object") {
       if (typeof node.$ === "number" && Object.keys(node).length === 1) return pooled(node.$);
@@ -30,6 +28,10 @@
       return out;
     }
     return node;
+  }
+  function share(array) {
+    var text = JSON.stringify(array);
+    return byText[text] || (byText[text] = array);
   }
   function pooled(index) {
     if (byIndex[index]) return byIndex[index];
@@ -95,6 +97,9 @@
   Step.prototype.show = function () {
     var state = this.spec.states[this.key];
     var section = this.section;
+    // The chart first: Plotly measures text as it draws, and would otherwise force
+    // the browser to lay out the new prose then, and again after the chart changed.
+    this.draw();
     state.readouts.forEach(function (text, i) {
       var cell = section.querySelector('[data-readout="' + i + '"]');
       if (cell && cell.textContent !== text) cell.textContent = text;
@@ -103,7 +108,8 @@
     if (prose) prose.innerHTML = state.prose;
     var summary = section.querySelector("[data-summary]");
     if (summary) summary.textContent = state.summary;
-    this.draw();
+    var table = section.querySelector("[data-table]");
+    if (table && state.table) fillTable(table, resolve(state.table));
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
   };
 
@@ -113,14 +119,70 @@
     var layout = resolve(this.spec.layout);
     var own = resolve(state.layout);
     for (var key in own) layout[key] = own[key];
-    // Text takes the page's colour, so charts follow the light or dark theme.
-    var colour = getComputedStyle(this.chart).color;
-    layout.font = Object.assign({}, layout.font, { color: colour });
+    if (reducedMotion()) delete layout.transition;
+    // Colours the theme decides arrive as "var(--chart-…)" and are looked up
+    // now, so charts follow light, dark and print colours.
+    var style = getComputedStyle(this.chart);
     var config = { displayModeBar: false, responsive: true };
     // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
-    window.Plotly.react(this.chart, resolve(state.data), layout, config);
+    window.Plotly.react(this.chart, themed(resolve(state.data), style), themed(layout, style), config);
     this.drawn = this.key;
   };
+
+  Step.prototype.redraw = function () {
+    this.drawn = null;
+    this.draw();
+  };
+
+  function themed(node, style) {
+    if (typeof node === "string") {
+      var match = /^var\((--[\w-]+)\)$/.exec(node);
+      return match ? style.getPropertyValue(match[1]).trim() : node;
+    }
+    if (Array.isArray(node)) {
+      // An array with nothing to look up is handed on as it is, and one with colours
+      // in it is shared like any other array: Plotly.react then sees it unchanged.
+      var out = null;
+      for (var i = 0; i < node.length; i++) {
+        var item = themed(node[i], style);
+        if (item !== node[i] && !out) out = node.slice(0, i);
+        if (out) out.push(item);
+      }
+      return !out ? node : holdsObjects(out) ? out : share(out);
+    }
+    if (node && typeof node === "object") {
+      var out = {};
+      for (var key in node) out[key] = themed(node[key], style);
+      return out;
+    }
+    return node;
+  }
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  // Rows are built as text nodes: cell strings never become markup.
+  function fillTable(table, spec) {
+    function row(cells, header, highlighted) {
+      var tr = document.createElement("tr");
+      if (highlighted) tr.setAttribute("aria-current", "true");
+      cells.forEach(function (text, i) {
+        var cell = document.createElement(header || i === 0 ? "th" : "td");
+        if (header) cell.scope = "col";
+        else if (i === 0) cell.scope = "row";
+        cell.textContent = text;
+        tr.appendChild(cell);
+      });
+      return tr;
+    }
+    var head = table.tHead || table.createTHead();
+    head.replaceChildren(row(spec.columns, true, false));
+    var body = table.tBodies[0] || table.createTBody();
+    body.replaceChildren.apply(body, spec.rows.map(function (cells, i) {
+      return row(cells, false, i === spec.highlight);
+    }));
+  }
 
   var steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).map(function (s) {
     return new Step(s);
@@ -140,8 +202,28 @@
   } else {
     steps.forEach(reveal);
   }
-  // Printing shows every step, so every chart must be drawn first.
-  window.addEventListener("beforeprint", function () { steps.forEach(reveal); });
+  // The scheme toggle and the system setting both announce a change of colours.
+  document.addEventListener("explainer:scheme", function () {
+    steps.forEach(function (step) { step.redraw(); });
+  });
+
+  // Printing shows every step, so every chart is drawn first, in print colours
+  // (data-printing turns the dark palette off) and at the printed width.
+  function resizeAll() {
+    steps.forEach(function (step) {
+      if (step.drawn !== null && window.Plotly) window.Plotly.Plots.resize(step.chart);
+    });
+  }
+  window.addEventListener("beforeprint", function () {
+    document.documentElement.setAttribute("data-printing", "");
+    steps.forEach(function (step) { step.visible = true; step.redraw(); });
+    resizeAll();
+  });
+  window.addEventListener("afterprint", function () {
+    document.documentElement.removeAttribute("data-printing");
+    steps.forEach(function (step) { step.redraw(); });
+    resizeAll();
+  });
 
   window.explainerRuntime = { steps: steps };
 })();

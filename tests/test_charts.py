@@ -1,0 +1,75 @@
+"""Chart kinds: the data table that is each chart's text alternative, and the
+colours a chart leaves to the page's theme."""
+from __future__ import annotations
+
+import json
+import re
+
+from generator import charts
+from generator.charts.common import CATEGORICAL, ink_on
+from generator.content import Chart
+from generator.schema import LABELS
+
+from .conftest import THEMES
+
+WORDS = {name: option.default for name, option in LABELS.items()}
+
+
+def chart(**fields):
+    base = dict(kind="", title="", x_title="", y_title="", y_format="", height=300, wide=False)
+    return Chart(**{**base, **fields})
+
+
+def test_heatmap_table_is_the_matrix_with_its_labels():
+    data = {"z": [[0.5, 0.25], [0.125, 0.875]], "x": ["a", "b"], "y": ["p", "q"], "highlight_row": 1}
+    table = charts.get("heatmap").table(chart(x_title="Key", y_title="Query"), data, WORDS)
+    assert table == {"columns": ["Query", "a", "b"], "rows": [["p", "0.50", "0.25"], ["q", "0.13", "0.88"]],
+                     "highlight": 1}
+
+
+def test_heatmap_grid_table_names_each_row_by_its_matrix():
+    data = {"z": [[[1.0, 0.0]], [[0.25, 0.75]]], "x": ["a", "b"], "y": ["p"], "titles": ["H1", "H2"],
+            "highlight": 1, "highlight_row": 0}
+    table = charts.get("heatmap_grid").table(chart(y_title="Query"), data, WORDS)
+    assert table["columns"] == ["Query", "a", "b"]
+    assert table["rows"] == [["H1: p", "1.00", "0.00"], ["H2: p", "0.25", "0.75"]]
+    assert table["highlight"] == 1
+
+
+def test_bar_table_uses_the_chart_labels_or_its_axis_format():
+    data = {"x": ["A", "B"], "y": [0.25, 0.75], "highlight": 0}
+    percent = charts.get("bar").table(chart(x_title="Head", y_title="Share", y_format=".0%"), data, WORDS)
+    assert percent == {"columns": ["Head", "Share"], "rows": [["A", "25%"], ["B", "75%"]], "highlight": 0}
+    plain = charts.get("bar").table(chart(), {"x": [1, 2], "y": [3, 0.5]}, WORDS)
+    assert plain == {"columns": ["Item", "Value"], "rows": [["1", "3"], ["2", "0.50"]]}
+    labelled = charts.get("bar").table(chart(), {**data, "text": ["a quarter", "the rest"]}, WORDS)
+    assert [row[1] for row in labelled["rows"]] == ["a quarter", "the rest"]
+
+
+def test_blocks_table_gives_ranges_or_every_value_with_its_block():
+    data = {"sizes": [2, 1], "labels": ["H1", "H2"]}
+    ranges = charts.get("blocks").table(chart(x_title="Dimension"), data, WORDS)
+    assert ranges == {"columns": ["Item", "Dimension"], "rows": [["H1", "0–1"], ["H2", "2–2"]]}
+    values = charts.get("blocks").table(chart(), {**data, "values": [0.5, -1.0, 2]}, WORDS)
+    assert values["columns"] == ["Position", "Item", "Value"]
+    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "-1.00"], ["2", "H2", "2"]]
+
+
+def test_text_on_coloured_blocks_has_the_better_contrast():
+    assert ink_on("#0072B2") == "#ffffff"   # dark blue: white reads better
+    assert ink_on("#F0E442") == "#000000"   # yellow
+    assert all(ink_on(colour) in ("#000000", "#ffffff") for colour in CATEGORICAL)
+
+
+def test_every_theme_colour_a_chart_uses_is_defined_by_the_stylesheet():
+    css = (THEMES / "default" / "static" / "style.css").read_text("utf-8")
+    figures = [
+        charts.get("heatmap").figure(chart(), {"z": [[0.1]], "x": ["a"], "y": ["b"], "highlight_row": 0}),
+        charts.get("bar").figure(chart(), {"x": ["a", "b"], "y": [1, 2], "highlight": 0}),
+        charts.get("blocks").figure(chart(), {"sizes": [1, 2], "labels": ["a", "b"]}),
+        charts.get("blocks").figure(chart(), {"sizes": [1, 2], "labels": ["a", "b"], "values": [1, 2, 3]}),
+    ]
+    used = set(re.findall(r"var\((--chart-[\w-]+)\)", json.dumps(figures)))
+    assert {"--chart-text", "--chart-grid", "--chart-mark", "--chart-gap", "--chart-bar"} <= used
+    for name in used:
+        assert re.search(rf"^\s*{name}:", css, re.M), f"style.css does not define {name}"

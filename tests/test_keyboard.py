@@ -1,0 +1,126 @@
+"""Keyboard only: for each explainer, Tab reaches a step's controls, arrow keys
+move inside a group, Enter and Space select, focus is always visible, and
+nothing traps it. Run with every shipped theme."""
+from __future__ import annotations
+
+import pytest
+
+from generator.content import load_site
+from generator.states import compute_site
+
+from .conftest import CONTENT
+
+FOCUSED = """() => {
+    const el = document.activeElement;
+    const group = el.closest('[role="group"]');
+    const style = getComputedStyle(el);
+    return {tag: el.tagName, text: el.textContent.trim(), pressed: el.getAttribute("aria-pressed"),
+            group: group ? group.getAttribute("aria-label") : null,
+            step: el.closest("section[data-step]") ? el.closest("section[data-step]").id : null,
+            outline: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth)};
+}"""
+
+
+@pytest.fixture(scope="module")
+def computed():
+    site = load_site(CONTENT)
+    return site, compute_site(site)
+
+
+def focused(page):
+    return page.evaluate(FOCUSED)
+
+
+def assert_focus_visible(info):
+    assert info["outline"] != "none" and info["outlineWidth"] >= 2, f"focus is not visible on {info}"
+
+
+def readouts(section):
+    return section.locator("dl dd").all_inner_texts()
+
+
+def test_one_step_of_each_explainer_by_keyboard(themed_site, browser, computed):
+    theme, out = themed_site
+    site, states = computed
+    for explainer in site.explainers:
+        steps = states[explainer.slug]
+        first = next(s for s in steps if s.step.controls)
+        control = first.step.controls[0]
+        names = [control.button.replace("{value}", str(v)) for v in control.values]
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto((out / explainer.slug / "index.html").as_uri())
+        page.wait_for_function("window.explainerRuntime")
+        section = page.locator(f"#step-{first.step.number}")
+
+        page.keyboard.press("Tab")
+        skip = focused(page)
+        assert skip["tag"] == "A" and skip["text"] == site.config.labels["skip"]
+        assert_focus_visible(skip)
+        assert page.get_by_role("link", name=site.config.labels["skip"]).bounding_box()["x"] >= 0
+
+        # Tab reaches the group once, on its selected button.
+        for _ in range(300):
+            page.keyboard.press("Tab")
+            info = focused(page)
+            if info["group"]:
+                break
+        else:
+            pytest.fail(f"{theme}/{explainer.slug}: Tab never reached a control")
+        assert info["step"] == f"step-{first.step.number}" and info["group"] == control.label
+        default = control.values.index(control.default)
+        assert info["pressed"] == "true" and info["text"].startswith(names[default])
+        assert_focus_visible(info)
+
+        # Arrows move the focus without selecting; Enter selects.
+        target = (default + 1) % len(names)
+        page.keyboard.press("ArrowRight")
+        info = focused(page)
+        assert info["text"].startswith(names[target]) and info["pressed"] == "false"
+        assert_focus_visible(info)
+        page.keyboard.press("Enter")
+        assert focused(page)["pressed"] == "true"
+        key = _key(first, {control.name: target})
+        assert readouts(section) == first.by_key(key).readouts
+
+        # Left wraps around from the first button to the last; Space selects.
+        page.keyboard.press("Home")
+        assert focused(page)["text"].startswith(names[0])
+        page.keyboard.press("ArrowLeft")
+        assert focused(page)["text"].startswith(names[-1])
+        page.keyboard.press(" ")
+        key = _key(first, {control.name: len(names) - 1})
+        assert readouts(section) == first.by_key(key).readouts
+        pressed = section.get_by_role("group", name=control.label).get_by_role("button", pressed=True)
+        assert pressed.count() == 1 and pressed.inner_text().startswith(names[-1])
+
+        # Tab leaves the group (no trap); Shift+Tab comes back to the selected button.
+        page.keyboard.press("Tab")
+        assert focused(page)["group"] != control.label
+        page.keyboard.press("Shift+Tab")
+        info = focused(page)
+        assert info["group"] == control.label and info["text"].startswith(names[-1])
+
+        # The chart's data table opens from the keyboard and can be reached.
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if focused(page)["text"] == site.config.labels["show_data"]:
+                break
+        else:
+            pytest.fail(f"{theme}/{explainer.slug}: Tab never reached the data table's toggle")
+        assert_focus_visible(focused(page))
+        page.keyboard.press("Enter")
+        table = section.get_by_role("table")
+        assert table.is_visible()
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.contains(document.querySelector("
+                             f"'#step-{first.step.number} table'))")
+        context.close()
+
+
+def _key(step_states, chosen):
+    """The state key with `chosen` control indices and every other control at its default."""
+    parts = []
+    for control in step_states.step.controls:
+        parts.append(str(chosen.get(control.name, control.values.index(control.default))))
+    return ".".join(parts)

@@ -1,0 +1,42 @@
+"""Small screens: at 360 px wide every page of every shipped theme fits
+without horizontal scrolling (charts and open data tables included), and
+every control is a touch target of at least 24 × 24 px (WCAG 2.5.8)."""
+from __future__ import annotations
+
+from .conftest import built_pages, draw_every_chart
+
+PHONE = {"width": 360, "height": 740}
+
+SMALL_TARGETS = """() => {
+    const small = [];
+    for (const el of document.querySelectorAll("a[href], button, summary, [tabindex='0']")) {
+        const box = el.getBoundingClientRect();
+        if (!box.width || getComputedStyle(el).visibility === "hidden") continue;
+        if (box.width >= 24 && box.height >= 24) continue;
+        // Links inside a sentence are exempt: their size follows the text.
+        const block = el.parentElement.closest("p, li, dd, td, figcaption, summary");
+        if (el.tagName === "A" && block && block.textContent.trim() !== el.textContent.trim()) continue;
+        small.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${box.width.toFixed(0)}x${box.height.toFixed(0)}`);
+    }
+    return small;
+}"""
+
+
+def test_pages_fit_a_360px_screen_with_large_enough_targets(themed_site, browser):
+    theme, out = themed_site
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    problems = []
+    for path in built_pages(out):
+        page.goto(path.as_uri())
+        if page.locator("[data-chart]").count():
+            page.wait_for_function("window.explainerRuntime && window.Plotly")
+            draw_every_chart(page)
+            for toggle in page.get_by_text("Show data", exact=True).all():
+                toggle.click()
+        width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if width[0] > width[1]:
+            problems.append(f"{path.relative_to(out)}: {width[0]} px of content in a {width[1]} px screen")
+        problems += [f"{path.relative_to(out)}: small target {t}" for t in page.evaluate(SMALL_TARGETS)]
+    context.close()
+    assert problems == [], f"theme {theme}:\n" + "\n".join(problems)

@@ -1,0 +1,107 @@
+"""Themes: folders of templates and static files; a theme extends another and
+overrides only what it changes. Both shipped themes build the bundled site."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from generator.build import build
+from generator.errors import ContentError
+from generator.theme import load_theme
+
+from .conftest import CONTENT, FIXTURES, ROOT, THEMES, write_files
+
+
+def theme_error(themes, name="child"):
+    with pytest.raises(ContentError) as info:
+        load_theme(themes, name, ROOT / "site.toml")
+    return str(info.value)
+
+
+def test_course_theme_extends_default_and_adds_its_stylesheet():
+    theme = load_theme(THEMES, "course", CONTENT / "site.toml")
+    assert [folder.name for folder in theme.chain] == ["course", "default"]
+    assert theme.stylesheets == ["style.css", "course.css"]
+    files = theme.static_files()
+    # Inherited files come from the parent; the theme's own from its folder.
+    assert files["runtime.js"] == THEMES / "default" / "static" / "runtime.js"
+    assert files["course.css"] == THEMES / "course" / "static" / "course.css"
+    assert theme.env.get_template("base.html").filename == str(THEMES / "course" / "templates" / "base.html")
+    assert theme.env.get_template("_step.html").filename == str(THEMES / "default" / "templates" / "_step.html")
+
+
+def test_a_child_overrides_one_file_and_extends_the_template_it_replaces(tmp_path):
+    themes = write_files(tmp_path / "themes", {
+        "child/theme.toml": 'extends = "default"\nstylesheets = ["extra.css"]\n',
+        "child/static/runtime.js": "/* replaced */",
+        "child/static/extra.css": "body { color: black; }",
+        "child/templates/base.html": '{% extends "@default/base.html" %}'
+                                     '{% block footer %}<footer>child footer</footer>{% endblock %}',
+    })
+    (themes / "default").symlink_to(THEMES / "default")
+    out = tmp_path / "build"
+    build(CONTENT, out, themes, "child")
+    html = (out / "index.html").read_text("utf-8")
+    assert "<footer>child footer</footer>" in html
+    assert re.search(r'href="assets/style\.css\?v=\w+"><link rel="stylesheet" href="assets/extra\.css', html)
+    assert (out / "assets" / "runtime.js").read_text() == "/* replaced */"
+    assert (out / "assets" / "style.css").read_bytes() == (THEMES / "default" / "static" / "style.css").read_bytes()
+    not_found = (out / "404.html").read_text("utf-8")
+    assert "body { color: black; }" in not_found and "--chart-grid" in not_found  # every stylesheet, inlined
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"child/theme.toml": 'extends = "nowhere"'}, "theme 'nowhere' does not exist"),
+    ({"child/theme.toml": 'extends = "other"', "other/theme.toml": 'extends = "child"'}, "loop"),
+    ({"child/theme.toml": 'stylesheets = "a.css"'}, "stylesheets: expected a list of file names"),
+    ({"child/theme.toml": 'stylesheets = ["missing.css"]'}, "stylesheet 'missing.css' is not in"),
+    ({"child/theme.toml": 'extend = "default"'}, "unknown key 'extend'"),
+    ({"child/theme.toml": 'extends = ['}, "invalid theme manifest"),
+])
+def test_theme_manifest_errors_name_the_file(tmp_path, files, message):
+    themes = write_files(tmp_path / "themes", files)
+    error = theme_error(themes)
+    assert message in error
+    assert "theme.toml" in error
+
+
+def test_unknown_theme_lists_the_available_ones():
+    error = theme_error(THEMES, "nope")
+    assert "theme 'nope' does not exist" in error and "course" in error and "default" in error
+
+
+def test_theme_is_chosen_in_site_toml_or_on_the_command_line(tmp_site, tmp_path):
+    site_toml = (FIXTURES / "tiny" / "content" / "site.toml").read_text("utf-8")
+    content = tmp_site({"site.toml": 'theme = "course"\n' + site_toml})
+    out = tmp_path / "from-config"
+    build(content, out, THEMES)
+    assert "course.css" in (out / "index.html").read_text("utf-8")
+    cli = tmp_path / "from-cli"
+    done = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content),
+                           "--out", str(cli), "--theme", "default"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "course.css" not in (cli / "index.html").read_text("utf-8")
+
+
+def test_course_theme_drops_the_site_chrome_but_keeps_the_toggle(themed_site):
+    theme, out = themed_site
+    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
+    assert "data-scheme-toggle" in html
+    assert ('class="site-header"' in html) == (theme == "default")
+    assert ('class="site-footer"' in html) == (theme == "default")
+
+
+def test_both_dark_blocks_of_the_stylesheet_are_identical():
+    """Dark colours apply for a saved choice and for the system preference:
+    the stylesheet states them twice and the two must never drift apart."""
+    css = (THEMES / "default" / "static" / "style.css").read_text("utf-8")
+    chosen = re.search(r':root\[data-scheme="dark"\][^{]*\{([^}]*)\}', css).group(1)
+    system = re.search(r':root:not\(\[data-scheme="light"\]\)[^{]*\{([^}]*)\}', css).group(1)
+    declarations = lambda block: sorted(line.strip() for line in block.splitlines() if line.strip())
+    assert declarations(chosen) == declarations(system)
+    # Every colour the dark blocks switch has a dark value defined.
+    for name in re.findall(r"var\(--(dark-[\w-]+)\)", chosen):
+        assert f"--{name}:" in css
