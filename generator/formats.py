@@ -2,6 +2,7 @@
 Jinja filters, defined once so a readout and a sentence can never disagree."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -36,12 +37,19 @@ def text(value) -> str:
 
 
 def _round_half_up(value: float, digits: int) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format {value!r}")
+    # Remembered: data tables and prose show the same numbers in many states.
+    # The sign is part of the key, as -0.0 == 0.0 yet they print differently.
+    return _rounded(value, digits, math.copysign(1.0, value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _rounded(value: float, digits: int, sign: float) -> float:
     # Python rounds half to even (0.125 -> 0.12); readers expect 0.13, as a
     # calculator would. Decimal strings avoid binary representation surprises.
     from decimal import ROUND_HALF_UP, Decimal
 
-    if not math.isfinite(value):
-        raise ValueError(f"cannot format {value!r}")
     quantum = Decimal(1).scaleb(-digits)
     return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
 

@@ -8,7 +8,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
-from . import charts, seo
+from . import seo
 from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
@@ -94,8 +94,7 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
     pool = Pool()
     payload_steps, views = [], []
     for states, texts in zip(steps, step_prose):
-        kind, chart = charts.get(states.step.chart.kind), states.step.chart
-        tables = {s.key: kind.table(chart, s.chart, site.config.labels) for s in states.states}
+        tables = states.tables(site.config.labels)
         payload_steps.append(step_payload(states, texts, states.figures, tables, pool))
         views.append(_step_view(states, texts, len(steps), tables[states.default_key]))
     data = {"steps": payload_steps, "pool": pool.items}

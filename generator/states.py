@@ -36,6 +36,7 @@ class StepStates:
     # Each state's Plotly figure, filled on first use; the dict itself is handed on
     # when the dev server reuses these states for a rebuild, so figures are made once.
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -52,6 +53,15 @@ class StepStates:
             kind = charts.get(self.step.chart.kind)
             self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
         return self.figure_memo
+
+    def tables(self, labels: dict) -> dict[str, dict]:
+        """Each state's chart data table, in the words of `labels`, made once per labels."""
+        key = repr(sorted(labels.items()))
+        if key not in self.table_memo:
+            kind = charts.get(self.step.chart.kind)
+            self.table_memo.clear()  # only the site's current labels are worth keeping
+            self.table_memo[key] = {s.key: kind.table(self.step.chart, s.chart, labels) for s in self.states}
+        return self.table_memo[key]
 
 
 def compute_site(site: Site, models: dict[str, ModuleType] | None = None,
@@ -96,7 +106,8 @@ def _adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     adopted = []
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
-        adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo))
+        adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
+                                  states.table_memo))
     return adopted
 
 

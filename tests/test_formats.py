@@ -70,3 +70,10 @@ def test_small_and_non_numeric_arrays_are_not_shared():
     assert not is_shared(plain(np.arange(4)))
     assert not is_shared(plain(np.array(["a"] * 20)))
     assert not is_shared(plain([1.0] * 20))
+
+
+def test_remembered_rounding_keeps_the_sign_of_zero():
+    from generator.formats import fixed
+
+    assert fixed(0.0) == "0.00" and fixed(-0.0) == "-0.00" and fixed(0.0) == "0.00"
+    assert fixed(0.125) == "0.13" and fixed(-0.125) == "-0.13"
