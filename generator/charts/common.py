@@ -87,6 +87,24 @@ def number_cell(value, y_format: str = "") -> str:
     return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
+def number_cells(values: list, y_format: str = "") -> list[str]:
+    """number_cell of each value; worked out once for a row many states share."""
+    shared = is_shared(values)
+    if shared:
+        found = _CELLS.get((id(values), y_format))
+        if found is not None and found[0] is values:
+            return found[1]
+    cells = [number_cell(value, y_format) for value in values]
+    if shared:
+        if len(_CELLS) >= 4096:
+            _CELLS.clear()
+        _CELLS[(id(values), y_format)] = (values, cells)
+    return cells
+
+
+_CELLS: dict[tuple, tuple] = {}  # (id of a shared row, format) -> (that row, its cells)
+
+
 def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
     """A chart's data table: the first cell of each row is its header."""
     result = {"columns": columns, "rows": rows}

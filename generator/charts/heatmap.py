@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, labels_problem, \
-    matrix_problem, number_cell, rounded, table as data_table
+    matrix_problem, number_cells, rounded, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -92,6 +92,6 @@ def figure(chart, data: dict) -> dict:
 
 def table(chart, data: dict, labels: dict) -> dict:
     """The matrix itself: a row per y label, a column per x label."""
-    rows = [[str(y)] + [number_cell(v) for v in row] for y, row in zip(data["y"], data["z"])]
+    rows = [[str(y)] + number_cells(row) for y, row in zip(data["y"], data["z"])]
     return data_table([chart.y_title or labels["data_item"]] + [str(x) for x in data["x"]], rows,
                       data.get("highlight_row"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem, \
-    number_cell, table as data_table
+    number_cells, table as data_table
 from .heatmap import cell_range, row_outline, trace
 
 
@@ -81,7 +81,7 @@ def table(chart, data: dict, labels: dict) -> dict:
     """Every matrix, one after another; each row is named by its matrix and its y label."""
     rows = []
     for title, z in zip(data["titles"], data["z"]):
-        rows += [[f"{title}: {y}"] + [number_cell(v) for v in row] for y, row in zip(data["y"], z)]
+        rows += [[f"{title}: {y}"] + number_cells(row) for y, row in zip(data["y"], z)]
     highlight = None
     if data.get("highlight") is not None and data.get("highlight_row") is not None:
         highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]
