@@ -295,8 +295,9 @@ HOW = """\
   first view draws only what is on screen (a browser test checks it).
 - **Minimal redraws.** The runtime hands Plotly the very same array object for data that did not change
   between two states (a browser test checks it), heatmap axes have fixed ranges, and a chart's blocks are one
-  trace, so `Plotly.react` recomputes and redraws only what changed. The chart is drawn before the prose is
-  replaced, so the browser lays out the page once per click rather than twice.
+  trace, and a selected bar is a shape over an unchanged trace, so `Plotly.react` recomputes and redraws only
+  what changed. The chart is drawn before the prose is replaced, so Plotly's text measurements do not force
+  the browser to lay out the new prose in the middle of the update.
 - **A partial Plotly bundle.** The build ships the official cartesian bundle (pinned in package.json, installed
   by `npm ci`), which holds the heatmap and bar traces every chart kind uses, and falls back to the plotly
   package's full bundle when node_modules/ is missing; a browser test draws every chart kind with it.
