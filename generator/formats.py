@@ -2,6 +2,7 @@
 Jinja filters, defined once so a readout and a sentence can never disagree."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -36,12 +37,19 @@ def text(value) -> str:
 
 
 def _round_half_up(value: float, digits: int) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format {value!r}")
+    # Remembered: data tables and prose show the same numbers in many states.
+    # The sign is part of the key, as -0.0 == 0.0 yet they print differently.
+    return _rounded(value, digits, math.copysign(1.0, value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _rounded(value: float, digits: int, sign: float) -> float:
     # Python rounds half to even (0.125 -> 0.12); readers expect 0.13, as a
     # calculator would. Decimal strings avoid binary representation surprises.
     from decimal import ROUND_HALF_UP, Decimal
 
-    if not math.isfinite(value):
-        raise ValueError(f"cannot format {value!r}")
     quantum = Decimal(1).scaleb(-digits)
     return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
 
@@ -58,12 +66,47 @@ def formatter(spec: str):
 JINJA_FILTERS = {"percent": percent, "fixed": fixed, "count": count, "shape": shape}
 
 
+_SCALARS = frozenset((int, float, str, bool, type(None)))
+
+
 def plain(value):
     """Convert numpy scalars and arrays to plain Python, for templates and JSON."""
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return _plain_array(value)
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (list, tuple)):
+        if all(type(v) in _SCALARS for v in value):  # already plain: copy without a call per item
+            return type(value)(value)
         return type(value)(plain(v) for v in value)
     return value
+
+
+# A model often returns the same array in many states (one head's weights under
+# each of its queries). Equal arrays of numbers become one shared list, so that
+# the charts and the page's pool, which recognise lists they have seen by
+# identity, do their work once. Shared lists are never modified.
+_ARRAYS: dict[tuple, list] = {}
+_SHARED: dict[int, list] = {}
+_MAX_SHARED = 512
+
+
+def _plain_array(array: np.ndarray):
+    if array.size < 16 or array.dtype.kind not in "biuf":
+        return array.tolist()
+    key = (array.dtype.str, array.shape, array.tobytes())
+    found = _ARRAYS.get(key)
+    if found is None:
+        if len(_ARRAYS) >= _MAX_SHARED:
+            _ARRAYS.clear()
+            _SHARED.clear()
+        found = _ARRAYS[key] = array.tolist()
+        _SHARED[id(found)] = found
+        for row in found if array.ndim > 1 else ():
+            _SHARED[id(row)] = row
+    return found
+
+
+def is_shared(value) -> bool:
+    """Whether `value` is a list plain() shares between states (and so never changes)."""
+    return _SHARED.get(id(value)) is value

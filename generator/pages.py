@@ -8,7 +8,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
-from . import charts, seo
+from . import seo
 from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
 from .payload import Pool, script_json, step_payload
@@ -96,8 +96,8 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
     pool = Pool()
     payload_steps, views = [], []
     for states, texts in zip(steps, step_prose):
-        figures, tables = step_charts(states, site.config.labels)
-        payload_steps.append(step_payload(states, texts, figures, tables, pool))
+        tables = states.tables(site.config.labels)
+        payload_steps.append(step_payload(states, texts, states.figures, tables, pool))
         view = step_view(states, texts, len(steps), tables[states.default_key])
         view.embed = embed_code(site, explainer, states.step, root)
         views.append(view)
@@ -133,14 +133,6 @@ def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:
 def _inline(html: str) -> str:
     match = re.fullmatch(r"<p>(.*)</p>", html.strip(), flags=re.S)
     return match.group(1) if match else html
-
-
-def step_charts(states: StepStates, labels: dict) -> tuple[dict[str, dict], dict[str, dict]]:
-    """State key -> the Plotly figure of that state, and state key -> its data table."""
-    kind, chart = charts.get(states.step.chart.kind), states.step.chart
-    figures = {s.key: kind.figure(chart, s.chart) for s in states.states}
-    tables = {s.key: kind.table(chart, s.chart, labels) for s in states.states}
-    return figures, tables
 
 
 def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:

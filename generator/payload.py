@@ -9,6 +9,8 @@ choices of another control) is stored once in a pool and referenced as {"$": ind
 from __future__ import annotations
 
 import json
+import math
+from json.encoder import encode_basestring as _encode_string
 
 from .prose import StepProse
 from .states import StepStates
@@ -39,26 +41,65 @@ def step_payload(computed: StepStates, prose: StepProse, figures: dict[str, dict
 
 
 class Pool:
-    """Arrays stored once per page, by their canonical JSON."""
+    """Arrays stored once per page, by their canonical JSON.
+
+    A page's states repeat the same arrays many times over (a 64×64 matrix in
+    every state of a query control), so interning is built to cost little per
+    repeat: each array's canonical text is composed from its items' texts (a row
+    of numbers is encoded once, in C), and an array object met before is looked
+    up by identity without being read again."""
 
     def __init__(self):
         self.items: list = []
         self._index: dict[str, int] = {}
+        self._seen: dict[int, tuple] = {}   # id(list) -> (the list, interned, text)
 
     def intern(self, node):
+        return self._intern(node)[0]
+
+    def _intern(self, node) -> tuple[object, str]:
+        """(node with repeated arrays replaced by references, canonical text of node)."""
         if isinstance(node, dict):
-            return {k: self.intern(v) for k, v in node.items()}
-        if isinstance(node, list):
-            text = canonical(node)
-            if len(text) < _MIN_POOLED:
-                return node
+            interned, texts = {}, []
+            for key, value in node.items():
+                interned[key], text = self._intern(value)
+                texts.append((key, text))
+            return interned, "{" + ",".join(f"{_scalar_text(k)}:{t}" for k, t in sorted(texts)) + "}"
+        if not isinstance(node, list):
+            return node, _scalar_text(node)
+        seen = self._seen.get(id(node))
+        if seen is not None and seen[0] is node:
+            return seen[1], seen[2]
+        if all(type(item) in _SCALARS for item in node):
+            interned, text = node, canonical(node)
+        else:
+            parts = [self._intern(item) for item in node]
+            interned, text = [part[0] for part in parts], "[" + ",".join(part[1] for part in parts) + "]"
+        if len(text) >= _MIN_POOLED:
             if text not in self._index:
-                # Intern children first so nested repeats (rows, labels) are shared too.
                 self._index[text] = len(self.items)
-                self.items.append(None)
-                self.items[self._index[text]] = [self.intern(v) for v in node]
-            return {"$": self._index[text]}
-        return node
+                self.items.append(interned)
+            interned = {"$": self._index[text]}
+        self._seen[id(node)] = (node, interned, text)
+        return interned, text
+
+
+_SCALARS = frozenset((int, float, str, bool, type(None)))
+_LITERALS = {True: "true", False: "false", None: "null"}
+
+
+def _scalar_text(value) -> str:
+    """canonical(value) for the common scalars, without json.dumps's per-call cost."""
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if kind is bool or value is None:
+        return _LITERALS[value]
+    return canonical(value)  # anything else, and NaN or infinity, which it refuses
 
 
 def canonical(data) -> str:

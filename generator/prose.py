@@ -10,15 +10,27 @@ from dataclasses import dataclass
 
 import jinja2
 import markdown
+import markupsafe
+from markdown.extensions.abbr import AbbrExtension
+from markdown.extensions.attr_list import AttrListExtension
+from markdown.extensions.def_list import DefListExtension
+from markdown.extensions.fenced_code import FencedCodeExtension
+from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.sane_lists import SaneListExtension
+from markdown.extensions.tables import TableExtension
 
 from .cache import BuildCache
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
 from .schema import line_of
 from .states import StepStates
-from .templating import make_env
+from .templating import compile_string, make_env
 
-_MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
+# "extra" and "sane_lists", given as objects: naming them makes Markdown scan
+# every installed package's metadata for extensions, which costs more than a build's prose.
+_MARKDOWN_EXTENSIONS = (AbbrExtension, AttrListExtension, DefListExtension, FencedCodeExtension,
+                        FootnoteExtension, MarkdownInHtmlExtension, TableExtension, SaneListExtension)
 _UNDEFINED = re.compile(r"'(?:[^']*object' has no attribute '|)([^']+)' is undefined|has no attribute '([^']+)'")
 
 
@@ -30,16 +42,45 @@ class StepProse:
 
 
 class MarkdownRenderer:
-    """Markdown to HTML, memoised: many states render to the same text."""
+    """Markdown to HTML, memoised: many states render to the same text, and the
+    dev server's rebuilds render mostly the texts of the build before. The memo
+    is shared by every renderer in the process (the output depends only on the
+    text) and emptied when it grows past _MEMO_SIZE texts."""
 
     def __init__(self):
-        self._md = markdown.Markdown(extensions=_MARKDOWN_EXTENSIONS, output_format="html")
-        self._cache: dict[str, str] = {}
+        self._md = None  # made on first use: a renderer whose texts are all memoised needs none
 
     def __call__(self, text: str) -> str:
-        if text not in self._cache:
-            self._cache[text] = self._md.reset().convert(text)
-        return self._cache[text]
+        html = _MEMO.get(text)
+        if html is None:
+            if self._md is None:
+                self._md = markdown.Markdown(extensions=[make() for make in _MARKDOWN_EXTENSIONS],
+                                             output_format="html")
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            html = _MEMO[text] = self._md.reset().convert(text)
+        return html
+
+
+_MEMO: dict[str, str] = {}
+_MEMO_SIZE = 20_000
+
+
+# While a state's prose goes through Markdown, each value it prints stands as a
+# numbered marker; the values go back into the HTML afterwards. States whose
+# prose differs only in its numbers then share one Markdown conversion (the
+# costly part), and a value always reads as text, never as Markdown syntax.
+_SLOTS = "_printed_values"
+_MARKER = re.compile("\ue000(\\d+)\ue001")
+
+
+@jinja2.pass_context
+def _to_slot(context, value):
+    slots = context.get(_SLOTS)
+    if slots is None:
+        return value
+    slots.append(str(markupsafe.escape(value)))  # autoescape's job, done here for the real value
+    return f"\ue000{len(slots) - 1}\ue001"
 
 
 def render_prose(site: Site, computed: dict[str, list[StepStates]],
@@ -47,7 +88,7 @@ def render_prose(site: Site, computed: dict[str, list[StepStates]],
     """The prose of every state of every step; with a cache, an explainer whose
     folder is unchanged is not rendered again."""
     cache = cache or BuildCache()
-    html_env, text_env = make_env(autoescape=True), make_env(autoescape=False)
+    html_env, text_env = make_env(autoescape=True, finalize=_to_slot), make_env(autoescape=False)
     to_html = MarkdownRenderer()
     errors: list[Problem] = []
     result = {}
@@ -87,8 +128,11 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
     summary_line = line_of(_source(step), "summary")
     summary = _compile(text_env, step.summary, step, "summary", summary_line) if step.summary else None
     states = {}
+    markers = "\ue000" not in step.prose  # an author's own private-use characters turn them off
     for state in computed.states:
-        html = to_html(_render(prose, state.values, explainer, step, "prose", state.choice))
+        slots: list[str] | None = [] if markers else None
+        text = _render(prose, state.values, explainer, step, "prose", state.choice, slots=slots)
+        html = _MARKER.sub(lambda m: slots[int(m.group(1))], to_html(text)) if markers else to_html(text)
         text = _render(summary, state.values, explainer, step, "summary", state.choice) if summary else ""
         states[state.key] = (html, " ".join(text.split()))
     static = {}
@@ -102,7 +146,7 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
 
 def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_line: int | None):
     try:
-        return env.from_string(source)
+        return compile_string(env, source)
     except jinja2.TemplateSyntaxError as err:
         line = first_line + err.lineno - 1 if first_line and err.lineno else first_line
         raise ContentError.one(step.path, f"step {step.number}, {part}: template syntax error: {err.message}",
@@ -110,9 +154,9 @@ def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_
 
 
 def _render(template, values: dict, explainer: Explainer, step: Step, part: str, choice: dict | None,
-            all_values: dict | None = None) -> str:
+            all_values: dict | None = None, slots: list | None = None) -> str:
     try:
-        return template.render(**values)
+        return template.render(**values, **{_SLOTS: slots}) if slots is not None else template.render(**values)
     except jinja2.UndefinedError as err:
         match = _UNDEFINED.search(str(err))
         name = next((g for g in match.groups() if g), None) if match else None

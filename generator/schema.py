@@ -8,6 +8,7 @@ anything stops, and reports unknown keys as warnings.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -384,9 +385,21 @@ def line_of(text: str, key: str | None, prefix: str = "") -> int | None:
     if prefix:
         match = _SECTION.match(prefix)
         wanted = (match.group(1), int(match.group(2)) if match.group(2) else None)
+    headers, keys = _line_index(text)
+    return headers.get(wanted) if key is None else keys.get((wanted, key))
+
+
+_KEY = re.compile(r'^\s*(?:"([^"]*)"|([^\s="]+))\s*=')
+
+
+@functools.lru_cache(maxsize=32)
+def _line_index(text: str) -> tuple[dict, dict]:
+    """Every table header's and key's first line, read in one pass: validation asks
+    for the line of every key of a file, and rescanning the file each time was slow."""
     lines = text.split("\n")
     front_matter = bool(lines) and lines[0].strip() == "+++"
-    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=") if key else None
+    headers: dict = {}
+    keys: dict = {}
     current, seen = None, {}
     for number, line in enumerate(lines[1:] if front_matter else lines, start=2 if front_matter else 1):
         if front_matter and line.strip() == "+++":
@@ -399,12 +412,13 @@ def line_of(text: str, key: str | None, prefix: str = "") -> int | None:
                 current = (name, seen[name])
             else:
                 current = (name, None)
-            if key is None and current == wanted:
-                return number
+            headers.setdefault(current, number)
             continue
-        if pattern and current == wanted and pattern.match(line):
-            return number
-    return None
+        assigned = _KEY.match(line)
+        if assigned:
+            keys.setdefault((current, assigned.group(1) if assigned.group(1) is not None else assigned.group(2)),
+                            number)
+    return headers, keys
 
 
 def _type_hint(value, option: Option) -> str:

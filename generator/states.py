@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
@@ -14,7 +14,7 @@ from . import charts
 from .cache import BuildCache
 from .content import Explainer, Site, Step
 from .errors import ContentError, Problem
-from .formats import formatter, plain
+from .formats import formatter, is_shared, plain
 from .models import _line_in, load_model, resolve_controls
 
 
@@ -33,12 +33,35 @@ class StepStates:
     states: list[State]      # in enumeration order; the first is not the default
     default_key: str
     constants: dict          # values equal in every state (usable in hint/deeper)
+    # Each state's Plotly figure, filled on first use; the dict itself is handed on
+    # when the dev server reuses these states for a rebuild, so figures are made once.
+    figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
 
     def by_key(self, key: str) -> State:
         return self._index[key]
 
     def __post_init__(self):
         self._index = {s.key: s for s in self.states}
+
+    @property
+    def figures(self) -> dict[str, dict]:
+        """Each state's Plotly figure, made once: the dev server keeps a step's
+        states while its model and declarations (the chart's among them) are
+        unchanged, so a prose edit redraws no figure."""
+        if not self.figure_memo:
+            kind = charts.get(self.step.chart.kind)
+            self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
+        return self.figure_memo
+
+    def tables(self, labels: dict) -> dict[str, dict]:
+        """Each state's chart data table, in the words of `labels`, made once per labels."""
+        key = repr(sorted(labels.items()))
+        if key not in self.table_memo:
+            kind = charts.get(self.step.chart.kind)
+            self.table_memo.clear()  # only the site's current labels are worth keeping
+            self.table_memo[key] = {s.key: kind.table(self.step.chart, s.chart, labels) for s in self.states}
+        return self.table_memo[key]
 
 
 def compute_site(site: Site, models: dict[str, ModuleType] | None = None,
@@ -83,7 +106,8 @@ def _adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     adopted = []
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
-        adopted.append(StepStates(step, states.states, states.default_key, states.constants))
+        adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
+                                  states.table_memo))
     return adopted
 
 
@@ -173,6 +197,16 @@ def _as_plain_array(value):
 def _finite(value) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
+    if is_shared(value):  # an array many states share: checked once
+        found = _FINITE.get(id(value))
+        if found is None or found[0] is not value:
+            found = _FINITE[id(value)] = (value, _finite(list(value)))
+        return found[1]
     if isinstance(value, (list, tuple)):
+        if all(type(v) is float for v in value):  # a row of numbers: no call per number
+            return all(map(math.isfinite, value))
         return all(_finite(v) for v in value)
     return True
+
+
+_FINITE: dict[int, tuple] = {}  # id of a shared array -> (that array, whether all finite)

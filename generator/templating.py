@@ -1,16 +1,27 @@
 """The one place Jinja environments are made, with the value filters, so
-prose, summaries and theme templates all format numbers the same way."""
+prose, summaries and theme templates all format numbers the same way.
+
+Compiling a Jinja template costs far more than rendering it, so compiled
+templates are kept on disk, keyed by a hash of their source, the way Python
+keeps bytecode in __pycache__: a build compiles only what changed. The cache
+lives in $LENSA_CACHE_DIR (default ~/.cache/lensa-ml); an empty value turns it off.
+"""
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from pathlib import Path
 
 import jinja2
 
 from .formats import JINJA_FILTERS
 
+CACHE_ENV = "LENSA_CACHE_DIR"
+
 
 def make_env(autoescape: bool, search_path: list[Path] | None = None,
-             named: dict[str, Path] | None = None) -> jinja2.Environment:
+             named: dict[str, Path] | None = None, finalize=None) -> jinja2.Environment:
     """StrictUndefined everywhere: a value a template names but the data lacks is
     an error at build time, never an empty gap on the page.
 
@@ -21,13 +32,82 @@ def make_env(autoescape: bool, search_path: list[Path] | None = None,
         prefixed = jinja2.PrefixLoader({f"@{name}": jinja2.FileSystemLoader(str(path))
                                         for name, path in named.items()})
         loader = jinja2.ChoiceLoader([loader, prefixed]) if loader else prefixed
-    env = jinja2.Environment(
-        loader=loader,
-        undefined=jinja2.StrictUndefined,
-        autoescape=autoescape,
-        keep_trailing_newline=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    options = dict(undefined=jinja2.StrictUndefined, autoescape=autoescape, keep_trailing_newline=False,
+                   trim_blocks=True, lstrip_blocks=True, finalize=finalize)
+    env = jinja2.Environment(loader=loader, bytecode_cache=_bytecode_cache(options), **options)
     env.filters.update(JINJA_FILTERS)
     return env
+
+
+def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
+    """env.from_string(source), with the compiled code cached like a file template's."""
+    cache = env.bytecode_cache
+    if cache is None:
+        return env.from_string(source)
+    bucket = cache.get_bucket(env, f"<string {hashlib.sha256(source.encode()).hexdigest()}>", None, source)
+    if bucket.code is None:
+        bucket.code = env.compile(source)  # raises TemplateSyntaxError as from_string does
+        try:
+            cache.set_bucket(bucket)
+        except OSError:  # a read-only or full disk only costs speed
+            pass
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None))
+
+
+def cache_root() -> Path | None:
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "lensa-ml"
+
+
+def _bytecode_cache(options: dict) -> jinja2.BytecodeCache | None:
+    """One folder per Jinja version, Python version and environment options: compiled
+    code depends on all three, while the cache checks only the source."""
+    root = cache_root()
+    if root is None:
+        return None
+    finalize = options["finalize"]
+    described = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
+    digest = hashlib.sha256(f"{jinja2.__version__}|{sys.version}|{described}|"
+                            f"{getattr(finalize, '__module__', '')}".encode()).hexdigest()[:16]
+    folder = root / "templates" / digest
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietCache(str(folder))
+
+
+class _QuietCache(jinja2.FileSystemBytecodeCache):
+    """A cache entry that cannot be read or written is skipped, not an error."""
+
+    def load_bytecode(self, bucket) -> None:
+        # The dev server rebuilds in one process: code it loaded or compiled before is
+        # kept in memory too, keyed like the file (folder, template, source checksum).
+        remembered = _LOADED.get((self.directory, bucket.key, bucket.checksum))
+        if remembered is not None:
+            bucket.code = remembered
+            return
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # a damaged entry: compile again
+            bucket.reset()
+        if bucket.code is not None:
+            self._remember(bucket)
+
+    def dump_bytecode(self, bucket) -> None:
+        self._remember(bucket)
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+    def _remember(self, bucket) -> None:
+        if len(_LOADED) >= 4096:
+            _LOADED.clear()
+        _LOADED[(self.directory, bucket.key, bucket.checksum)] = bucket.code
+
+
+_LOADED: dict[tuple, object] = {}

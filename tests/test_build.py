@@ -1,6 +1,7 @@
 """Whole builds through the command line: reproducible to the byte, and
 atomic (a failed or interrupted build leaves the previous one as it was, and
 nothing outside the output folder is touched)."""
+import json
 import os
 import shutil
 import subprocess
@@ -101,3 +102,23 @@ def test_the_bundled_content_checks_clean_under_strict():
     result = cli("check", "--strict", "--content", CONTENT)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
+
+
+PROBE = """
+import json, sys
+from generator.cli import main
+code = main(["build", "--out", sys.argv[1]])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_build_imports_only_what_it_needs(tmp_path):
+    """plotly.js is found on disk: the plotly Python package (slow to import) and the
+    dev server's livereload are never imported by a build."""
+    done = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "build")], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] == 0
+    top = {name.split(".")[0] for name in report["modules"]}
+    assert {"numpy", "jinja2", "markdown"} <= top
+    assert not top & {"plotly", "livereload", "tornado", "playwright"}

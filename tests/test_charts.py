@@ -73,3 +73,34 @@ def test_every_theme_colour_a_chart_uses_is_defined_by_the_stylesheet():
     assert {"--chart-text", "--chart-grid", "--chart-mark", "--chart-gap", "--chart-bar"} <= used
     for name in used:
         assert re.search(rf"^\s*{name}:", css, re.M), f"style.css does not define {name}"
+
+
+def test_a_change_of_selection_changes_only_the_layout_shapes():
+    """Plotly.react then redraws a shape or two instead of the traces: the
+    selection lives in layout shapes for every kind that has one."""
+    cases = {
+        "bar": ({"x": ["a", "b"], "y": [1.0, 2.0]}, "highlight", (0, 1)),
+        "heatmap": ({"z": [[0.1, 0.2], [0.3, 0.4]], "x": ["a", "b"], "y": ["c", "d"]}, "highlight_row", (0, 1)),
+    }
+    for kind, (data, key, (first, second)) in cases.items():
+        one = charts.get(kind).figure(chart(), {**data, key: first})
+        two = charts.get(kind).figure(chart(), {**data, key: second})
+        assert one["data"] == two["data"], kind
+        assert one["layout"]["shapes"] != two["layout"]["shapes"], kind
+        assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
+            {k: v for k, v in two["layout"].items() if k != "shapes"}, kind
+
+
+def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
+    """The emphasised matrix is shown by veiling the others (layout shapes) and a
+    bold title (annotations), so switching needs no heatmap recomputation."""
+    data = {"z": [[[0.1, 0.9]], [[0.5, 0.5]], [[0.2, 0.8]]], "x": ["a", "b"], "y": ["q"],
+            "titles": ["one", "two", "three"], "highlight_row": 0}
+    one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
+    two = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 2})
+    assert one["data"] == two["data"]
+    veils = [s for s in two["layout"]["shapes"] if s.get("fillcolor")]
+    assert [s["xref"] for s in veils] == ["x domain", "x2 domain"]
+    assert [a["text"] for a in two["layout"]["annotations"]] == ["one", "two", "<b>three</b>"]
+    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "annotations")} == \
+        {k: v for k, v in two["layout"].items() if k not in ("shapes", "annotations")}

@@ -37,3 +37,43 @@ def test_plain_converts_numpy():
     assert formats.plain(np.array([[1.5, 2]])) == [[1.5, 2.0]]
     assert type(formats.plain(np.int32(3))) is int
     assert formats.plain((np.int64(64), 64)) == (64, 64)
+
+
+def test_equal_arrays_become_one_shared_list():
+    import numpy as np
+
+    from generator.formats import is_shared, plain
+
+    weights = np.linspace(0, 1, 36).reshape(6, 6)
+    first, second = plain(weights), plain(weights.copy())
+    assert first is second and is_shared(first) and is_shared(first[0])
+    assert first == weights.tolist()
+
+
+def test_a_reused_array_buffer_gives_each_state_its_own_values():
+    import numpy as np
+
+    from generator.formats import plain
+
+    buffer = np.zeros(32)
+    before = plain(buffer)
+    buffer[3] = 0.5
+    after = plain(buffer)
+    assert before[3] == 0.0 and after[3] == 0.5
+
+
+def test_small_and_non_numeric_arrays_are_not_shared():
+    import numpy as np
+
+    from generator.formats import is_shared, plain
+
+    assert not is_shared(plain(np.arange(4)))
+    assert not is_shared(plain(np.array(["a"] * 20)))
+    assert not is_shared(plain([1.0] * 20))
+
+
+def test_remembered_rounding_keeps_the_sign_of_zero():
+    from generator.formats import fixed
+
+    assert fixed(0.0) == "0.00" and fixed(-0.0) == "-0.00" and fixed(0.0) == "0.00"
+    assert fixed(0.125) == "0.13" and fixed(-0.125) == "-0.13"

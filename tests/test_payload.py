@@ -32,6 +32,33 @@ def test_canonical_is_stable():
     assert canonical({"b": 1, "a": [1.5]}) == '{"a":[1.5],"b":1}'
 
 
+def resolve(node, pool):
+    if isinstance(node, list):
+        return [resolve(item, pool) for item in node]
+    if isinstance(node, dict):
+        if set(node) == {"$"}:
+            return resolve(pool[node["$"]], pool)
+        return {key: resolve(value, pool) for key, value in node.items()}
+    return node
+
+
+def test_interned_figures_resolve_to_the_originals_with_each_array_stored_once():
+    rows = [[round(0.1 * i + 0.01 * j, 2) for j in range(6)] for i in range(6)]
+    names = [[f"w{i} → w{j}" for j in range(6)] for i in range(6)]
+    states = []
+    for index in range(4):
+        # Equal arrays arrive both as the same objects and as fresh copies.
+        trace = {"type": "heatmap", "z": [list(r) for r in rows], "customdata": names, "opacity": index / 4,
+                 "nested": {"b": [1.5, "x", None, True], "a": [[{"k": [7] * 10}]]}}
+        states.append({"data": [trace], "layout": {"shapes": [{"y0": index - 0.5, "y1": index + 0.5}]}})
+    pool = Pool()
+    interned = [pool.intern(state) for state in states]
+    assert [resolve(node, pool.items) for node in interned] == states
+    text = canonical(pool.items)
+    assert text.count('"w5 → w5"') == 1
+    assert text.count("0.55") == 1
+
+
 def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
     out, _ = built_site
     html = (out / "multi-head-attention" / "index.html").read_text("utf-8")

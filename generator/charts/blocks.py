@@ -37,23 +37,25 @@ def figure(chart, data: dict) -> dict:
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
-    traces = []
-    for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
-        colour = CATEGORICAL[index % len(CATEGORICAL)]
-        traces.append({
-            "type": "bar", "orientation": "h", "x": [size], "y": [0], "base": [start],
-            "width": [0.6], "name": label,
-            "marker": {"color": colour, "line": {"color": GAP, "width": 2}},
-            # The label is written on the block: meaning does not rest on colour.
-            "text": [f"{label}<br>{start}–{start + size - 1}"], "textposition": "inside",
-            "insidetextanchor": "middle", "textangle": 0,
-            "insidetextfont": {"color": ink_on(colour)},
-            "hovertemplate": f"{label}: dimensions {start}–{start + size - 1}<extra></extra>",
-        })
+    # All blocks are one trace, so a step where the number of blocks changes has
+    # Plotly.react update that trace in place rather than add and remove traces.
+    spans = [f"{start}–{start + size - 1}" for start, size in zip(starts, sizes)]
+    colours = [CATEGORICAL[index % len(CATEGORICAL)] for index in range(len(sizes))]
+    bar = {
+        "type": "bar", "orientation": "h", "x": sizes, "y": [0] * len(sizes), "base": starts,
+        "width": [0.6] * len(sizes),
+        "marker": {"color": colours, "line": {"color": GAP, "width": 2}},
+        # The label is written on the block: meaning does not rest on colour.
+        "text": [f"{label}<br>{span}" for label, span in zip(labels, spans)], "textposition": "inside",
+        "insidetextanchor": "middle", "textangle": 0,
+        "insidetextfont": {"color": [ink_on(colour) for colour in colours]},
+        "customdata": [f"{label}: dimensions {span}" for label, span in zip(labels, spans)],
+        "hovertemplate": "%{customdata}<extra></extra>",
+    }
     layout = base_layout(chart, barmode="overlay",
                          xaxis=axis(chart.x_title, range=[0, total], dtick=max(1, total // 8)),
                          yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 0.5]))
-    return {"data": traces, "layout": layout}
+    return {"data": [bar], "layout": layout}
 
 
 def _strip(chart, values, sizes, labels, starts, total) -> dict:

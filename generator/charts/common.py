@@ -2,7 +2,7 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
-from ..formats import fixed, percent
+from ..formats import fixed, is_shared, percent
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -38,6 +38,9 @@ def base_layout(chart, **extra) -> dict:
     return layout
 
 
+_ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list, rounded)
+
+
 def axis(title: str = "", **extra) -> dict:
     spec = {"title": {"text": title} if title else None,
             "gridcolor": theme_colour("grid"), "linecolor": theme_colour("axis"), "fixedrange": True, "zeroline": False}
@@ -48,7 +51,19 @@ def axis(title: str = "", **extra) -> dict:
 def rounded(values, digits: int = 4):
     """Round numbers for the page: shorter JSON, stable bytes between builds."""
     if isinstance(values, (list, tuple)):
-        return [rounded(v, digits) for v in values]
+        shared = is_shared(values)
+        if shared:  # an array many states share: rounded once, and the result shared too
+            found = _ROUNDED.get((id(values), digits))
+            if found is not None and found[0] is values:
+                return found[1]
+        # One comprehension per row rather than a call per number: charts hold thousands.
+        result = [rounded(v, digits) if isinstance(v, (list, tuple))
+                  else round(v, digits) + 0.0 if isinstance(v, float) else v for v in values]
+        if shared:
+            if len(_ROUNDED) >= 4096:
+                _ROUNDED.clear()
+            _ROUNDED[(id(values), digits)] = (values, result)  # holding values keeps its id unique
+        return result
     if isinstance(values, float):
         return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
     return values
@@ -72,6 +87,24 @@ def number_cell(value, y_format: str = "") -> str:
     return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
+def number_cells(values: list, y_format: str = "") -> list[str]:
+    """number_cell of each value; worked out once for a row many states share."""
+    shared = is_shared(values)
+    if shared:
+        found = _CELLS.get((id(values), y_format))
+        if found is not None and found[0] is values:
+            return found[1]
+    cells = [number_cell(value, y_format) for value in values]
+    if shared:
+        if len(_CELLS) >= 4096:
+            _CELLS.clear()
+        _CELLS[(id(values), y_format)] = (values, cells)
+    return cells
+
+
+_CELLS: dict[tuple, tuple] = {}  # (id of a shared row, format) -> (that row, its cells)
+
+
 def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
     """A chart's data table: the first cell of each row is its header."""
     result = {"columns": columns, "rows": rows}
@@ -86,6 +119,8 @@ def matrix_problem(z, name: str = "z") -> str | None:
     width = len(z[0])
     if any(len(row) != width for row in z):
         return f"'{name}' rows have different lengths"
+    if is_shared(z):  # made from a numeric numpy array: numbers only, already seen
+        return None
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for row in z for v in row):
         return f"'{name}' must hold only numbers"
     return None

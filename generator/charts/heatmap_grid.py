@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem, \
-    number_cell, table as data_table
-from .heatmap import row_outline, trace
+    number_cells, table as data_table, theme_colour
+from .heatmap import cell_range, row_outline, trace
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -52,15 +52,20 @@ def figure(chart, data: dict) -> dict:
         left, right = column / columns + _GAP_X / 2, (column + 1) / columns - _GAP_X / 2
         top, bottom = 1 - row / rows - _GAP_Y / 2, 1 - (row + 1) / rows + _GAP_Y / 2
         emphasised = selected is None or index == selected
-        extra = {} if emphasised else {"texttemplate": ""}  # numbers only where the eye should go
-        traces.append(trace(z, x, y, xaxis=f"x{suffix}", yaxis=f"y{suffix}", showscale=False,
-                            opacity=1 if emphasised else 0.45, **extra))
+        # The traces never change with the selection: a veil in the page's colour
+        # dims the other matrices, so choosing another one only moves shapes,
+        # which Plotly redraws without recomputing the heatmaps.
+        traces.append(trace(z, x, y, xaxis=f"x{suffix}", yaxis=f"y{suffix}", showscale=False))
+        if not emphasised:
+            shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
+                           "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above", "opacity": 0.6,
+                           "fillcolor": theme_colour("gap"), "line": {"width": 0}})
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
                                       domain=[left, right], tickvals=list(range(len(x))), ticktext=x,
-                                      anchor=f"y{suffix}")
+                                      range=cell_range(len(x)), anchor=f"y{suffix}")
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
                                       tickvals=list(range(len(y))), ticktext=y,
-                                      autorange="reversed", anchor=f"x{suffix}")
+                                      range=cell_range(len(y), True), anchor=f"x{suffix}")
         title = data["titles"][index]
         annotations.append({"text": f"<b>{title}</b>" if index == selected else title,
                             "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": top,
@@ -81,7 +86,7 @@ def table(chart, data: dict, labels: dict) -> dict:
     """Every matrix, one after another; each row is named by its matrix and its y label."""
     rows = []
     for title, z in zip(data["titles"], data["z"]):
-        rows += [[f"{title}: {y}"] + [number_cell(v) for v in row] for y, row in zip(data["y"], z)]
+        rows += [[f"{title}: {y}"] + number_cells(row) for y, row in zip(data["y"], z)]
     highlight = None
     if data.get("highlight") is not None and data.get("highlight_row") is not None:
         highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]

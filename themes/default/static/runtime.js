@@ -10,15 +10,41 @@
   var data = JSON.parse(source.textContent);
 
   // Arrays shared between states are stored once and referenced as {"$": i}.
+  // Every array of plain values is handed out as one shared object per content:
+  // Plotly.react compares data arrays by identity, so an array that is the same
+  // in two states costs nothing to redraw. Arrays holding objects (traces,
+  // shapes) are fresh copies each time, since Plotly annotates those objects.
+  var byIndex = [];
+  var byText = {};
   function resolve(node) {
-    if (Array.isArray(node)) return node.map(resolve);
+    if (Array.isArray(node)) {
+      var array = node.map(resolve);
+      return holdsObjects(array) ? array : share(array);
+    }
     if (node && typeof node === "object") {
-      if (typeof node.$ === "number" && Object.keys(node).length === 1) return resolve(data.pool[node.$]);
+      if (typeof node.$ === "number" && Object.keys(node).length === 1) return pooled(node.$);
       var out = {};
       for (var key in node) out[key] = resolve(node[key]);
       return out;
     }
     return node;
+  }
+  function share(array) {
+    var text = JSON.stringify(array);
+    return byText[text] || (byText[text] = array);
+  }
+  function pooled(index) {
+    if (byIndex[index]) return byIndex[index];
+    var value = resolve(data.pool[index]);
+    if (!holdsObjects(value)) byIndex[index] = value;
+    return value;
+  }
+  function holdsObjects(array) {
+    for (var i = 0; i < array.length; i++) {
+      var item = array[i];
+      if (item && typeof item === "object" && !Array.isArray(item)) return true;
+    }
+    return false;
   }
 
   function Step(section) {
@@ -71,6 +97,9 @@
   Step.prototype.show = function () {
     var state = this.spec.states[this.key];
     var section = this.section;
+    // The chart first: Plotly measures text as it draws, and would otherwise force
+    // the browser to lay out the new prose then, and again after the chart changed.
+    this.draw();
     state.readouts.forEach(function (text, i) {
       var cell = section.querySelector('[data-readout="' + i + '"]');
       if (cell && cell.textContent !== text) cell.textContent = text;
@@ -81,7 +110,6 @@
     if (summary) summary.textContent = state.summary;
     var table = section.querySelector("[data-table]");
     if (table && state.table) fillTable(table, resolve(state.table));
-    this.draw();
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
   };
 
@@ -111,7 +139,17 @@
       var match = /^var\((--[\w-]+)\)$/.exec(node);
       return match ? style.getPropertyValue(match[1]).trim() : node;
     }
-    if (Array.isArray(node)) return node.map(function (item) { return themed(item, style); });
+    if (Array.isArray(node)) {
+      // An array with nothing to look up is handed on as it is, and one with colours
+      // in it is shared like any other array: Plotly.react then sees it unchanged.
+      var out = null;
+      for (var i = 0; i < node.length; i++) {
+        var item = themed(node[i], style);
+        if (item !== node[i] && !out) out = node.slice(0, i);
+        if (out) out.push(item);
+      }
+      return !out ? node : holdsObjects(out) ? out : share(out);
+    }
     if (node && typeof node === "object") {
       var out = {};
       for (var key in node) out[key] = themed(node[key], style);

@@ -1,0 +1,69 @@
+"""python -m bench: run every benchmark, print the figures, write docs/performance.md."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import tempfile
+from pathlib import Path
+
+from . import build_time, clicks, first_view, rebuild, report, scaling
+from .common import CONTENT, PYTHON, ROOT, machine, run
+
+SECTIONS = ("build", "rebuild", "bytes", "clicks", "scaling")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--runs", type=int, default=9, help="repetitions of each timed run (default 9)")
+    parser.add_argument("--rounds", type=int, default=3, help="sweeps over every button in the browser (default 3)")
+    parser.add_argument("--quick", action="store_true", help="fewer runs and a shorter scaling sweep")
+    parser.add_argument("--only", help=f"comma-separated sections: {', '.join(SECTIONS)} (the report is "
+                        "then printed, not written)")
+    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "performance.md")
+    args = parser.parse_args(argv)
+    sections = args.only.split(",") if args.only else list(SECTIONS)
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s): {', '.join(sorted(unknown))}")
+    runs = 3 if args.quick else args.runs
+    rounds = 1 if args.quick else args.rounds
+
+    results: dict = {"machine": machine(), "started": datetime.datetime.now().astimezone(),
+                     "runs": runs, "rounds": rounds, "command": "make bench"}
+    print(report.machine_line(results["machine"]), flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as temp:
+        site = Path(temp) / "build"
+        run([PYTHON, "-m", "generator", "build", "--content", str(CONTENT), "--out", str(site)])
+        slugs = sorted(p.parent.name for p in site.glob("*/index.html"))
+        if "build" in sections:
+            _section("Full build", lambda: build_time.measure(runs), results, "build")
+        if "rebuild" in sections:
+            _section("Incremental rebuild", lambda: rebuild.measure(runs), results, "rebuild")
+        if "bytes" in sections:
+            results["bundle"] = report.bundle_name()
+            _section("First view", lambda: first_view.measure(site, slugs), results, "bytes")
+        if "clicks" in sections:
+            _section("Click-to-update", lambda: clicks.measure(site, slugs, rounds), results, "clicks")
+        if "scaling" in sections:
+            sweeps = dict(tokens=(6, 24, 64), heads=(1, 4, 16)) if args.quick else {}
+            _section("Scaling", lambda: scaling.measure(min(runs, 3), **sweeps), results, "scaling")
+    results["load_after"] = machine()["load"]
+    text = report.markdown(results)
+    print()
+    print(report.budget_table(results))
+    if set(sections) == set(SECTIONS):
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text, encoding="utf-8")
+        print(f"\nWrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
+    return 0
+
+
+def _section(title: str, measure, results: dict, key: str) -> None:
+    print(f"\n== {title}", flush=True)
+    results[key] = measure()
+    print(report.section_text(key, results), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

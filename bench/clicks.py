@@ -1,0 +1,198 @@
+"""Click-to-update latency in headless Chromium, over every button of every
+control of every step. Clicks are dispatched inside the page and timed with
+performance.now(), so Playwright's messaging is not counted: the clock runs
+from the click until the runtime has applied the state and the Plotly.react
+call it made has resolved. A second figure adds the wait for the next frame.
+
+Two baselines are measured on the same charts in the same run: Plotly.react
+with nothing changed (what any update costs inside Plotly) and Plotly.newPlot
+(a full redraw). Main-thread CPU time per click, from Chromium's own counters,
+is less disturbed by a busy machine than wall time: a separate pass clicks every
+button once more and reads the CPU time each click took, up to the next frame."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import CHROMIUM, CHROMIUM_ARGS, median, percentile
+
+# Runs in the page: wraps Plotly.react to catch the promise of the redraw a click starts.
+SWEEP = """
+async (rounds) => {
+  const runtime = window.explainerRuntime;
+  const react = Plotly.react;
+  let pending = null, reactStart = 0, reactEnd = 0;
+  Plotly.react = function () {
+    reactStart = performance.now();
+    pending = react.apply(this, arguments);
+    reactEnd = performance.now();
+    return pending;
+  };
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let s = 0; s < runtime.steps.length; s++) {
+      const step = runtime.steps[s];
+      if (!step.chart) continue;
+      step.chart.scrollIntoView({ block: "center" });
+      for (let wait = 0; wait < 600 && step.drawn !== step.key; wait++) await frame();
+      if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " never drew its chart");
+      if (pending) await pending;
+      await frame();
+      for (let g = 0; g < step.groups.length; g++) {
+        const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
+        const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
+        for (let k = 1; k <= buttons.length; k++) {
+          const button = buttons[(start + k) % buttons.length];
+          pending = null;
+          const t0 = performance.now();
+          button.click();
+          const returned = performance.now();
+          if (pending) await pending;
+          const t1 = performance.now();
+          // The runtime's own share: before Plotly.react was called, and after it returned.
+          const own = pending ? (reactStart - t0) + (returned - reactEnd) : t1 - t0;
+          await frame();
+          const t2 = performance.now();
+          if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " did not draw state " + step.key);
+          if (buttons.length > 1 && button.getAttribute("aria-pressed") !== "true") {
+            throw new Error("step " + (s + 1) + ": the clicked button is not pressed");
+          }
+          samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0, own,
+                         redrew: pending !== null });
+        }
+      }
+    }
+  }
+  Plotly.react = react;
+  return samples;
+}
+"""
+
+# Runs in the page after the sweep: Plotly's own cost on each step's chart, as drawn.
+BASELINES = """
+async (repeats) => {
+  const out = {};
+  const steps = window.explainerRuntime.steps;
+  for (let s = 0; s < steps.length; s++) {
+    const gd = steps[s].chart;
+    if (!gd || !gd.data) continue;
+    gd.scrollIntoView({ block: "center" });
+    const noop = [], full = [];
+    for (let i = 0; i < repeats; i++) {
+      let t0 = performance.now();
+      await Plotly.react(gd, gd.data, gd.layout, gd._context);
+      noop.push(performance.now() - t0);
+      t0 = performance.now();
+      await Plotly.newPlot(gd, gd.data, gd.layout, gd._context);
+      full.push(performance.now() - t0);
+    }
+    const mid = (a) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
+    out[s + 1] = { noop_ms: mid(noop), newplot_ms: mid(full) };
+  }
+  return out;
+}
+"""
+
+
+# One click, for the CPU pass: step s, control g, the k-th button after the pressed one;
+# waits for the redraw and the next frame, so the window holds all of the click's work.
+ONE_CLICK = """
+async ([s, g, k]) => {
+  const step = window.explainerRuntime.steps[s];
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  if (step.drawn !== step.key) {
+    step.chart.scrollIntoView({ block: "center" });
+    for (let wait = 0; wait < 600 && step.drawn !== step.key; wait++) await frame();
+    await frame();
+    return null;
+  }
+  const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
+  const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
+  const react = Plotly.react;
+  let pending = null;
+  Plotly.react = function () { pending = react.apply(this, arguments); return pending; };
+  buttons[(start + k) % buttons.length].click();
+  if (pending) await pending;
+  Plotly.react = react;
+  await frame();
+  return buttons.length;
+}
+"""
+
+
+def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
+    """(step number, main-thread CPU milliseconds) of each click, one sweep over every button."""
+    shape = page.evaluate("window.explainerRuntime.steps.map((s) => s.chart ? s.groups.map((g) => "
+                          "g.querySelectorAll('button[data-index]').length) : [])")
+    times = []
+    for s, groups in enumerate(shape):
+        if groups:
+            page.evaluate(ONE_CLICK, [s, 0, 0])  # scrolls the chart into view and waits for it
+        for g, count in enumerate(groups):
+            for _ in range(count):
+                before = _thread_time(cdp)
+                page.evaluate(ONE_CLICK, [s, g, 1])
+                times.append((s + 1, (_thread_time(cdp) - before) * 1000))
+    return times
+
+
+def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for slug in slugs:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto((build_dir / slug / "index.html").resolve().as_uri())
+                page.wait_for_function("window.explainerRuntime && window.Plotly")
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+                cpu_before = _thread_time(cdp)
+                samples = page.evaluate(SWEEP, rounds)
+                cpu = _thread_time(cdp) - cpu_before
+                cpu_clicks = _cpu_per_click(page, cdp)
+                baselines = page.evaluate(BASELINES, 9)
+                page.close()
+                if errors:
+                    raise RuntimeError(f"{slug}: page errors during the sweep: {errors}")
+                results[slug] = summarise(samples, rounds)
+                results[slug]["cpu_per_click_ms"] = cpu * 1000 / len(samples)
+                results[slug]["cpu_median_ms"] = median(t for _, t in cpu_clicks)
+                results[slug]["cpu_p95_ms"] = percentile([t for _, t in cpu_clicks], 95)
+                for number in {n for n, _ in cpu_clicks}:
+                    results[slug]["steps"].setdefault(number, {})["cpu_median_ms"] = \
+                        median(t for n, t in cpu_clicks if n == number)
+                for number, figures in baselines.items():
+                    results[slug]["steps"].setdefault(int(number), {}).update(figures)
+            version = browser.version
+        finally:
+            browser.close()
+    return {"chromium": version, "pages": results}
+
+
+def _thread_time(cdp) -> float:
+    """Main-thread CPU seconds so far (includes the sweep's own waiting between clicks, which is idle)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return next(m["value"] for m in metrics if m["name"] == "ThreadTime")
+
+
+def summarise(samples: list[dict], rounds: int) -> dict:
+    applied = [s["applied"] for s in samples]
+    frames = [s["frame"] for s in samples]
+    steps = {}
+    for number in sorted({s["step"] for s in samples}):
+        mine = [s["applied"] for s in samples if s["step"] == number]
+        steps[number] = {"clicks": len(mine) // rounds, "median_ms": median(mine), "p95_ms": percentile(mine, 95),
+                         "max_ms": max(mine)}
+    return {
+        "clicks": len(samples), "rounds": rounds,
+        "median_ms": median(applied), "p95_ms": percentile(applied, 95), "max_ms": max(applied),
+        "frame_median_ms": median(frames), "frame_p95_ms": percentile(frames, 95),
+        "first_round_median_ms": median([s["applied"] for s in samples if s["round"] == 0]),
+        "own_median_ms": median([s["own"] for s in samples]),
+        "steps": steps,
+    }

@@ -1,0 +1,55 @@
+"""What a reader downloads to see an explainer: the page and the styles and
+scripts it references, each gzipped as a server would send it."""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .common import gz
+
+DATA_SCRIPT = re.compile(r'<script type="application/json" id="explainer-data">(.*?)</script>', re.S)
+
+
+def measure(build_dir: Path, slugs: list[str]) -> dict:
+    return {slug: page_bytes(build_dir / slug / "index.html") for slug in slugs}
+
+
+def page_bytes(page: Path) -> dict:
+    html = page.read_bytes()
+    refs = _References()
+    refs.feed(html.decode("utf-8"))
+    match = DATA_SCRIPT.search(html.decode("utf-8"))
+    data = match.group(1).encode("utf-8") if match else b""
+    sizes = {"html": gz(html), "data": gz(data), "css": 0, "runtime": 0, "plotly": 0}
+    files = []
+    for ref, kind in refs.found:
+        path = (page.parent / ref.split("?")[0].split("#")[0]).resolve()
+        size = gz(path.read_bytes())
+        if kind == "script" and "plotly" in path.name:
+            sizes["plotly"] += size
+        else:
+            sizes["css" if kind == "style" else "runtime"] += size
+        files.append({"file": path.name, "gzip": size, "raw": path.stat().st_size})
+    sizes["markup"] = sizes["html"] - sizes["data"]  # approximate: the two compress together
+    sizes["own"] = sizes["html"] + sizes["css"] + sizes["runtime"]
+    sizes["total"] = sizes["own"] + sizes["plotly"]
+    sizes["files"] = files
+    sizes["html_raw"] = len(html)
+    sizes["data_raw"] = len(data)
+    return sizes
+
+
+class _References(HTMLParser):
+    """Stylesheets and scripts a page loads (all of them load on first view)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and "stylesheet" in (attrs.get("rel") or "").split() and attrs.get("href"):
+            self.found.append((attrs["href"], "style"))
+        elif tag == "script" and attrs.get("src"):
+            self.found.append((attrs["src"], "script"))

@@ -1,0 +1,305 @@
+"""Budgets, and the text of docs/performance.md (also printed by `make bench`)."""
+from __future__ import annotations
+
+import re
+
+from .common import GZIP_LEVEL, kb, ms
+
+KB = 1024
+BUDGET_RATIO = 2.0
+BUDGET_REBUILD_S = 0.150
+BUDGET_OWN = 60 * KB
+BUDGET_TOTAL = 600 * KB
+BUDGET_CLICK_MEDIAN_MS = 16
+BUDGET_CLICK_P95_MS = 33
+MAIN_PAGE = "multi-head-attention"
+
+
+def bundle_name() -> str:
+    from generator.assets import PARTIAL_BUNDLE, find_plotly_js
+
+    path = find_plotly_js()
+    head = path.read_text("utf-8", errors="replace")[:300]
+    found = re.search(r"plotly\.js\b[^\n]*? v(\d[\w.-]*)", head)
+    version = found.group(1) if found else "?"
+    if path.name == PARTIAL_BUNDLE.name:
+        return f"partial bundle plotly.js-cartesian-dist-min {version} (node_modules/)"
+    return f"full bundle plotly.js {version} from the plotly Python package (node_modules/ not installed)"
+
+
+def machine_line(m: dict) -> str:
+    load = f", load average {m['load']:.2f}" if m.get("load") is not None else ""
+    return (f"{m['cpu']}, {m['cores']} cores{load}; {m['os']}; Python {m['python']}, numpy {m['numpy']}, "
+            f"Jinja2 {m['jinja2']}, Markdown {m['markdown']}")
+
+
+def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
+    rows = []
+    if "build" in r:
+        b = r["build"]
+        rows.append(("Full build ÷ import floor (wall time)", f"≤ {BUDGET_RATIO:.1f}×",
+                     f"{b['ratio']:.2f}× ({ms(b['build_s'])} ÷ {ms(b['floor_s'])}); CPU time {b['cpu_ratio']:.2f}×",
+                     b["ratio"] <= BUDGET_RATIO))
+    if "rebuild" in r:
+        t = r["rebuild"]["median_s"]
+        rows.append(("Incremental rebuild (serve, one-line prose edit)", f"≤ {ms(BUDGET_REBUILD_S)}",
+                     f"{ms(t)}; CPU time {ms(r['rebuild']['cpu_median_s'])}", t <= BUDGET_REBUILD_S))
+    for slug, sizes in r.get("bytes", {}).items():
+        rows.append((f"Own bytes, gzipped: {slug}", f"≤ {kb(BUDGET_OWN)}", kb(sizes["own"]),
+                     sizes["own"] <= BUDGET_OWN))
+        rows.append((f"First view, gzipped: {slug}", f"≤ {kb(BUDGET_TOTAL)}", kb(sizes["total"]),
+                     sizes["total"] <= BUDGET_TOTAL))
+    for slug, c in r.get("clicks", {}).get("pages", {}).items():
+        rows.append((f"Click-to-update median: {slug}", f"≤ {BUDGET_CLICK_MEDIAN_MS} ms",
+                     f"{c['median_ms']:.1f} ms; CPU time {c['cpu_median_ms']:.1f} ms",
+                     c["median_ms"] <= BUDGET_CLICK_MEDIAN_MS))
+        rows.append((f"Click-to-update p95: {slug}", f"≤ {BUDGET_CLICK_P95_MS} ms",
+                     f"{c['p95_ms']:.1f} ms; CPU time {c['cpu_p95_ms']:.1f} ms", c["p95_ms"] <= BUDGET_CLICK_P95_MS))
+    if "scaling" in r:
+        rows_all = r["scaling"]["tokens"] + r["scaling"]["heads"]
+        worst = max(rows_all, key=lambda row: row["data_raw"] / row["unpooled_raw"])
+        rows.append(("Data ≤ states × per-state payload (every sweep point)", "≤ 1.00×",
+                     f"at most {worst['data_raw'] / worst['unpooled_raw']:.2f}× "
+                     f"({_count(worst['tokens'], 'token')}, {_count(worst['heads'], 'head')})",
+                     all(row["data_raw"] <= row["unpooled_raw"] for row in rows_all)))
+    return rows
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def budget_table(r: dict) -> str:
+    lines = ["| Budget | Target | Measured | Holds |", "|---|---|---|---|"]
+    for name, target, measured, ok in budgets(r):
+        lines.append(f"| {name} | {target} | {measured} | {'yes' if ok else '**no**'} |")
+    return "\n".join(lines)
+
+
+def section_text(key: str, r: dict) -> str:
+    return {"build": _build, "rebuild": _rebuild, "bytes": _bytes, "clicks": _clicks, "scaling": _scaling}[key](r)
+
+
+def _build(r: dict) -> str:
+    b = r["build"]
+    imports = b["imports"]
+    lines = [
+        f"A full build (`python -m generator build`, a fresh interpreter each time) takes **{ms(b['build_s'])}**; "
+        f"the import floor, a fresh interpreter importing exactly the {b['module_count']} modules the build imports "
+        f"(its own and the models' left out), takes **{ms(b['floor_s'])}**: a ratio of **{b['ratio']:.2f}×**. "
+        f"Medians of {b['runs']} interleaved runs of each, after two warm-up runs. In CPU time (user + system), "
+        f"which a busy machine disturbs less: {ms(b['build_cpu_s'])} against {ms(b['floor_cpu_s'])}, "
+        f"**{b['cpu_ratio']:.2f}×**. Compiled templates are "
+        f"cached on disk like Python's bytecode; with that cache empty, as on a fresh checkout, the build takes "
+        f"{ms(b['cold_s'])} ({b['cold_ratio']:.2f}× the floor).",
+        "",
+        f"Inside the process, `build()` itself takes {ms(b['work_s'])} (median of {b['runs']} fresh processes), by stage:",
+        "",
+        "| Stage | Time |", "|---|---|",
+    ]
+    lines += [f"| {name} | {ms(t)} |" for name, t in b["stages"].items()]
+    lines += ["", f"Import time by package (`python -X importtime`, one run; self times summed): generator "
+              f"{ms(imports['generator_s'])}, " + ", ".join(f"{name} {ms(t)}" for name, t in
+                                                          imports["third_party_s"].items()) + "."]
+    if imports["forbidden"]:
+        lines.append(f"**The build imports {', '.join(imports['forbidden'])}**, which it does not need.")
+    else:
+        lines.append("The build imports neither the plotly Python package nor livereload.")
+    if imports["unexpected"]:
+        lines.append(f"Other third-party imports: {', '.join(imports['unexpected'])}.")
+    return "\n".join(lines)
+
+
+def _rebuild(r: dict) -> str:
+    b = r["rebuild"]
+    return (f"`python -m generator serve` is started through the command line on a temporary copy of the content, "
+            f"up to where it would start serving; then the dev server's own `LiveSite` builds the site "
+            f"({ms(b['first_build_s'])}) and, after each one-line prose edit ({b['edited']}), rebuilds it with the "
+            f"changed file, as its watcher would. Each rebuild is checked to publish the edit. One warm-up edit "
+            f"({ms(b['first_s'])}), then {b['runs']} measured ones: median **{ms(b['median_s'])}** "
+            f"(range {ms(min(b['times']))} to {ms(max(b['times']))}); in CPU time, {ms(b['cpu_median_s'])}. "
+            "The server's polling interval and settle "
+            "delay, which come before a rebuild starts, are not included.")
+
+
+def _bytes(r: dict) -> str:
+    lines = [f"Everything a reader downloads to see an explainer: the page and the stylesheets and scripts it "
+             f"references, each gzipped at level {GZIP_LEVEL} (1 KB = 1,024 bytes). plotly.js: "
+             f"{r.get('bundle', '?')}.", "",
+             "| Explainer | HTML markup | Data | CSS | Runtime JS | **Own** | Plotly | **Total** |",
+             "|---|---|---|---|---|---|---|---|"]
+    for slug, s in r["bytes"].items():
+        lines.append(f"| {slug} | {kb(s['markup'])} | {kb(s['data'])} | {kb(s['css'])} | {kb(s['runtime'])} | "
+                     f"**{kb(s['own'])}** | {kb(s['plotly'])} | **{kb(s['total'])}** |")
+    lines += ["", "The page's markup and data are one file and compress together; the data column is the "
+              "inline JSON compressed on its own, and markup is the rest."]
+    return "\n".join(lines)
+
+
+def _clicks(r: dict) -> str:
+    c = r["clicks"]
+    lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every button of every control of "
+             f"every step is clicked in turn, {r['rounds']} rounds, by a script inside the page; the time runs from "
+             "the click to the state being applied, including the `Plotly.react` promise resolving. "
+             "\"Next frame\" adds the wait for the following animation frame.", "",
+             "| Explainer | Clicks | Median | p95 | Max | First round median | Next frame median | Next frame p95 "
+             "| CPU median | CPU p95 |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for slug, p in c["pages"].items():
+        lines.append(f"| {slug} | {p['clicks']} | **{p['median_ms']:.1f} ms** | **{p['p95_ms']:.1f} ms** | "
+                     f"{p['max_ms']:.1f} ms | {p['first_round_median_ms']:.1f} ms | {p['frame_median_ms']:.1f} ms | "
+                     f"{p['frame_p95_ms']:.1f} ms | {p['cpu_median_ms']:.1f} ms | {p['cpu_p95_ms']:.1f} ms |")
+    lines += ["", "*CPU* is the main thread's CPU time per click, up to the next frame (so it includes the "
+              "browser's layout and paint), from a separate pass over every button: on a busy machine it shows "
+              "the work a click costs, while wall time adds the wait for a free core."]
+    for slug, p in c["pages"].items():
+        lines += ["", f"By step ({slug}), with Plotly's own cost on the same chart as baselines (medians): "
+                  "*no-op react* is `Plotly.react` with nothing changed, the least any update costs; "
+                  "*newPlot* is a full redraw.", "",
+                  "| Step | Buttons | Median | p95 | Max | CPU median | No-op react | newPlot |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {n} | {s['clicks']} | {s['median_ms']:.1f} ms | {s['p95_ms']:.1f} ms | {s['max_ms']:.1f} ms | "
+                  f"{s.get('cpu_median_ms', float('nan')):.1f} ms | {s.get('noop_ms', float('nan')):.1f} ms | "
+                  f"{s.get('newplot_ms', float('nan')):.1f} ms |"
+                  for n, s in sorted(p["steps"].items())]
+    return "\n".join(lines)
+
+
+def _scaling(r: dict) -> str:
+    s = r["scaling"]
+    lines = ["A generated explainer (bench/synthetic.py) with four steps, one per chart kind: a heatmap and a bar "
+             "chart with head × query controls, a grid of every head's heatmap with a query control, and the "
+             "concatenated head outputs with a head control. `build()` time is the median of fresh processes. "
+             "*Unpooled* is the data if every state carried its full figure, i.e. states × per-state payload; "
+             "the exponents are the slopes of log(size) and log(time) against log(knob) from the row above."]
+    for knob, fixed in (("tokens", f"{s['fixed_heads']} heads"), ("heads", f"{s['fixed_tokens']} tokens")):
+        lines += ["", f"Growing the {knob} ({fixed}):", "",
+                  f"| {knob.title()} | States | build() | Data | Data gzipped | Unpooled | Per state | "
+                  "Data exponent | Unpooled exponent | Time exponent |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for row in s[knob]:
+            exp = lambda k: f"{row[k]:.2f}" if k in row else "–"  # noqa: E731
+            lines.append(f"| {row[knob]} | {row['states']} | {ms(row['build_s'])} | {kb(row['data_raw'])} | "
+                         f"{kb(row['data_gzip'])} | {kb(row['unpooled_raw'])} | {kb(row['per_state_raw'])} | "
+                         f"{exp('data_exponent')} | {exp('unpooled_exponent')} | {exp('time_exponent')} |")
+        last = s[knob][-1]
+        lines += ["", f"Largest point by stage: " + ", ".join(f"{k} {ms(v)}" for k, v in last["stages"].items())
+                  + "."]
+    return "\n".join(lines)
+
+
+def _limits(r: dict) -> str:
+    """What limits each figure, read off the measurements of this run."""
+    lines = []
+    if "build" in r:
+        b = r["build"]
+        stages = sorted(b["stages"].items(), key=lambda kv: -kv[1])[:3]
+        lines.append(f"- **Full build.** Most of the wall time is the interpreter and its imports (the floor). Of "
+                     f"`build()`'s {ms(b['work_s'])}, the largest stages are "
+                     + ", ".join(f"{name} ({ms(t)})" for name, t in stages) + ". "
+                     f"The CPU-time ratio ({b['cpu_ratio']:.2f}×) is steadier than the wall-time one "
+                     f"({b['ratio']:.2f}×): on a shared machine, wall time also counts waiting for a core.")
+    if "rebuild" in r:
+        t = r["rebuild"]
+        lines.append(f"- **Incremental rebuild.** A prose edit re-renders the prose of every state of the edited "
+                     f"explainer and its page; its states, figures, compiled templates and unchanged Markdown "
+                     f"are reused. Median {ms(t['median_s'])} against a budget of {ms(BUDGET_REBUILD_S)}.")
+    if "bytes" in r and r["bytes"]:
+        sizes = next(iter(r["bytes"].values()))
+        lines.append(f"- **First view.** plotly.js is {100 * sizes['plotly'] / sizes['total']:.0f}% of the "
+                     f"first view; the page's own bytes are {kb(sizes['own'])}, of which the inline data of every "
+                     f"state is {kb(sizes['data'])}.")
+    if "scaling" in r:
+        tokens, heads = r["scaling"]["tokens"], r["scaling"]["heads"]
+        first, last = tokens[0], tokens[-1]
+
+        def fold(key: str, rows=(first, last)) -> str:
+            return f"{rows[1][key] / rows[0][key]:.0f}-fold"
+        stage = max(last["stages"].items(), key=lambda kv: kv[1])[0]
+        why = {"render_pages": ", where every state's figure is made and pooled",
+               "compute_site": ", where the model runs for every state and its output is checked",
+               "render_prose": ", where every state's prose is rendered"}.get(stage, "")
+        lines.append(f"- **Scaling.** From {first['tokens']} to {last['tokens']} tokens the states grow "
+                     f"{fold('states')} and the data {fold('data_raw')}, while the unpooled data (every state "
+                     f"with its full figure) would grow {fold('unpooled_raw')}: each head's matrix is stored once, "
+                     "and what every state adds is its prose, readouts and highlight. Build time grows "
+                     f"{fold('build_s')}; at {last['tokens']} tokens its largest stage is {stage}{why}. "
+                     f"From {heads[0]['heads']} to {heads[-1]['heads']} heads, the data grows "
+                     f"{fold('data_raw', (heads[0], heads[-1]))} for {fold('states', (heads[0], heads[-1]))} states.")
+    for slug, page in r.get("clicks", {}).get("pages", {}).items():
+        steps = [s for s in page["steps"].values() if "noop_ms" in s]
+        if not steps:
+            continue
+        share = sum(s["noop_ms"] for s in steps) / sum(s["median_ms"] for s in steps)
+        slow = [f"step {n} ({s['median_ms']:.0f} ms; no-op react {s.get('noop_ms', 0):.0f} ms, "
+                f"newPlot {s.get('newplot_ms', 0):.0f} ms)" for n, s in page["steps"].items()
+                if s["median_ms"] > BUDGET_CLICK_MEDIAN_MS]
+        lines.append(f"- **Click-to-update ({slug}).** Plotly's fixed cost of any update (a `Plotly.react` that "
+                     f"changes nothing) is {100 * share:.0f}% of the median click, step by step; the rest is "
+                     "Plotly recomputing and redrawing what changed (a heatmap's cells, their printed values, "
+                     "the colour bar). The runtime's own work (looking up the state, replacing the prose and "
+                     f"readouts) takes {page.get('own_median_ms', float('nan')):.1f} ms at the median."
+                     + (f" Over the median budget: {'; '.join(slow)}." if slow else ""))
+    return "\n".join(lines)
+
+
+def markdown(r: dict) -> str:
+    m = r["machine"]
+    parts = [
+        "# Performance",
+        "",
+        f"Measured by `{r['command']}` (`python -m bench`) on {r['started']:%Y-%m-%d %H:%M %Z}. This file is "
+        "written by the benchmark: rerun it rather than editing the figures. Benchmarks are not tests; "
+        "`make test` does not run them.",
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {m['cpu']}, {m['cores']} cores",
+        f"- OS: {m['os']}",
+        f"- Python {m['python']}, numpy {m['numpy']}, Jinja2 {m['jinja2']}, Markdown {m['markdown']}",
+        f"- Chromium {r.get('clicks', {}).get('chromium', '?')}",
+        f"- Load average (1 min) at start {m['load']:.2f}, at end {r.get('load_after', float('nan')):.2f}: "
+        "the machine is shared, and a high load inflates every time below.",
+        "",
+        "## Budgets",
+        "",
+        budget_table(r),
+    ]
+    titles = {"build": "Full build", "rebuild": "Incremental rebuild", "bytes": "First view",
+              "clicks": "Click-to-update", "scaling": "Scaling"}
+    for key, title in titles.items():
+        if key in r:
+            parts += ["", f"## {title}", "", section_text(key, r)]
+    limits = _limits(r)
+    if limits:
+        parts += ["", "## Where the time and bytes go", "", limits]
+    parts += ["", "## How", "", HOW]
+    return "\n".join(parts) + "\n"
+
+
+HOW = """\
+- **Lean imports.** plotly.js is found on disk, never by importing the plotly Python package (a test checks
+  that a build imports neither it nor the dev server). Markdown's extensions are passed as objects, which
+  spares the scan of every installed package's metadata that naming them costs.
+- **Compiled templates are cached** on disk by the hash of their source, the way Python caches bytecode, so a
+  build compiles only the prose and theme templates that changed; the dev server also keeps them in memory.
+- **Prose is converted once per shape.** Each state's prose goes through Jinja with its values held back as
+  markers, and through Markdown only when no other state produced the same text; the values are put back
+  into the HTML. Conversions are remembered across the dev server's rebuilds.
+- **Shared data is handled once.** Equal numpy arrays from the model become one shared list, so the charts
+  round and check them once and the page's pool recognises them without reading them again; each state's
+  figures are kept with its states, so a prose edit in `serve` redraws none.
+- **One inline JSON per page; shared arrays once.** Layout that every state of a step shares is stored once
+  per step; every array that recurs is stored once per page and referenced.
+- **Lazy charts.** A chart is drawn when it comes within 200 px of the viewport (IntersectionObserver), so the
+  first view draws only what is on screen (a browser test checks it).
+- **Minimal redraws.** The runtime hands Plotly the very same array object for data that did not change
+  between two states (a browser test checks it), heatmap axes have fixed ranges, and a chart's blocks are one
+  trace, and a selected bar is a shape over an unchanged trace, so `Plotly.react` recomputes and redraws only
+  what changed. The chart is drawn before the prose is replaced, so Plotly's text measurements do not force
+  the browser to lay out the new prose in the middle of the update.
+- **A partial Plotly bundle.** The build ships the official cartesian bundle (pinned in package.json, installed
+  by `npm ci`), which holds the heatmap and bar traces every chart kind uses, and falls back to the plotly
+  package's full bundle when node_modules/ is missing; a browser test draws every chart kind with it.
+
+Reproduce with `make bench` (or `.venv/bin/python -m bench --help` for fewer runs or single sections)."""

@@ -1,0 +1,94 @@
+"""The Jinja environments and their on-disk cache of compiled templates."""
+from __future__ import annotations
+
+import jinja2
+import pytest
+
+from generator import templating
+from generator.templating import compile_string, make_env
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(templating.CACHE_ENV, str(folder))
+    monkeypatch.setattr(templating, "_LOADED", {})
+    return folder
+
+
+def forget_in_memory(monkeypatch):
+    """As a new process would: only what is on disk is left."""
+    monkeypatch.setattr(templating, "_LOADED", {})
+
+
+def test_a_compiled_string_template_is_reused_from_disk(cache_dir, monkeypatch):
+    source = "{{ value | fixed(1) }} bits"
+    assert compile_string(make_env(autoescape=True), source).render(value=1.25) == "1.3 bits"
+    assert list(cache_dir.rglob("*.cache"))
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again despite the cache")
+    monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
+    assert compile_string(make_env(autoescape=True), source).render(value=2.0) == "2.0 bits"
+    forget_in_memory(monkeypatch)
+    assert compile_string(make_env(autoescape=True), source).render(value=3.0) == "3.0 bits"
+
+
+def test_theme_templates_are_cached_too(cache_dir, tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "page.html").write_text("<p>{{ text }}</p>")
+    env = make_env(autoescape=True, search_path=[templates])
+    assert env.get_template("page.html").render(text="<b>") == "<p>&lt;b&gt;</p>"
+    assert len(list(cache_dir.rglob("*.cache"))) == 1
+
+
+def test_environments_with_different_options_do_not_share_compiled_code(cache_dir):
+    source = "{{ text }}"
+    html, plain = make_env(autoescape=True), make_env(autoescape=False)
+    assert compile_string(html, source).render(text="<b>") == "&lt;b&gt;"
+    assert html.bytecode_cache.directory != plain.bytecode_cache.directory
+    # The same source, now in the cache, must still compile without autoescaping here.
+    assert compile_string(plain, source).render(text="<b>") == "<b>"
+    assert compile_string(make_env(autoescape=True), source).render(text="<b>") == "&lt;b&gt;"
+
+
+def test_an_edited_template_is_compiled_afresh(cache_dir, tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    page = templates / "page.html"
+    page.write_text("one")
+    assert make_env(autoescape=True, search_path=[templates]).get_template("page.html").render() == "one"
+    page.write_text("two")
+    assert make_env(autoescape=True, search_path=[templates]).get_template("page.html").render() == "two"
+
+
+def test_a_damaged_cache_entry_is_compiled_again(cache_dir, monkeypatch):
+    source = "{{ 1 + 1 }}"
+    compile_string(make_env(autoescape=False), source)
+    for entry in cache_dir.rglob("*.cache"):
+        entry.write_bytes(entry.read_bytes()[:20])
+    forget_in_memory(monkeypatch)
+    assert compile_string(make_env(autoescape=False), source).render() == "2"
+
+
+def test_syntax_errors_are_still_reported(cache_dir):
+    with pytest.raises(jinja2.TemplateSyntaxError):
+        compile_string(make_env(autoescape=True), "{% if x %}never closed")
+
+
+def test_an_empty_cache_setting_turns_the_cache_off(tmp_path, monkeypatch):
+    monkeypatch.setenv(templating.CACHE_ENV, "")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    env = make_env(autoescape=True)
+    assert env.bytecode_cache is None
+    assert compile_string(env, "{{ 3 }}").render() == "3"
+    assert not any(tmp_path.rglob("*.cache"))
+
+
+def test_an_unwritable_cache_costs_only_speed(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(templating.CACHE_ENV, str(blocker / "cache"))
+    assert compile_string(make_env(autoescape=True), "{{ 4 }}").render() == "4"
