@@ -48,10 +48,10 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     assets = collect_assets(chosen)
     names = versioned_names(assets)
     pages = render_pages(site, computed, prose, chosen, names, cache)  # 4. pages
-    embeds = render_embeds(site, computed, prose, chosen, names)      #    embeds for iframes
+    embeds = render_embeds(site, computed, prose, chosen, names, cache)  #  embeds for iframes
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages + embeds})
-    files.update(render_offline(site, files))                         #    single-file copies
+    files.update(render_offline(site, files, chosen, names, cache))   #    single-file copies
     files.update(site_files(site, pages))                             # 5. sitemap.xml, robots.txt
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are, no Jekyll pass
     if strict and site.warnings:

@@ -27,7 +27,7 @@ _IGNORED_DIRS = {"__pycache__"}
 class BuildCache:
     """One entry per explainer and kind, replaced when its key changes."""
 
-    KINDS = ("states", "prose", "page")
+    KINDS = ("states", "prose", "page", "payload", "embeds", "offline")
 
     def __init__(self):
         self._entries: dict[tuple[str, str], tuple[str, object]] = {}
@@ -48,12 +48,15 @@ class BuildCache:
     def prose(self, explainer, make: Callable[[], T]) -> T:
         return self._get("prose", explainer.slug, self._folder(explainer.path), make)
 
-    def page(self, explainer, site, theme, assets: dict[str, str], make: Callable[[], T]) -> T:
+    def page(self, explainer, site, theme, assets: dict[str, str], make: Callable[[], T],
+             kind: str = "page") -> T:
+        """The explainer's page; `kind` names another output made from the same
+        inputs (its inline data, its embeds, its single-file copy), kept beside it."""
         series = [(e.slug, e.title, e.subtitle) for e in site.explainers]
         key = _digest(self._folder(explainer.path), _read(site.config.path), theme.name,
                       *(self._folder(folder) for folder in theme.chain), repr(sorted(assets.items())),
                       repr(series))
-        return self._get("page", explainer.slug, key, make)
+        return self._get(kind, explainer.slug, key, make)
 
     def summary(self) -> str:
         """One line for the dev server's log: what was redone and what was reused."""

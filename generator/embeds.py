@@ -7,10 +7,11 @@ and Moodle strip scripts but keep iframes. A step embed carries only its own
 step's data, so it stays small."""
 from __future__ import annotations
 
+from .cache import BuildCache
 from .content import Explainer, Site
 from .seo import Head, description_of
 from .pages import Page, explainer_href, step_view
-from .payload import Pool, script_json, step_payload
+from .payload import Pool, explainer_payload, script_json, step_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import embed_path
 from .states import StepStates
@@ -20,33 +21,42 @@ ROOT = "../../"  # embed/<slug>/ is two levels below the build root
 
 
 def render_embeds(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
-                  theme: Theme, assets: dict[str, str]) -> list[Page]:
+                  theme: Theme, assets: dict[str, str], cache: BuildCache | None = None) -> list[Page]:
+    """Every embed; with a cache, an unchanged explainer's embeds are reused, and the
+    whole-explainer embed reuses the data its page already carries."""
+    cache = cache or BuildCache()
     to_html = MarkdownRenderer()
     pages = []
     for explainer in site.explainers:
-        steps = list(zip(computed[explainer.slug], prose[explainer.slug]))
-        # Figures and tables are made once per step and shared with the explainer page.
-        tables = [states.tables(site.config.labels) for states, _ in steps]
-        views = [step_view(states, texts, len(steps), table[states.default_key])
-                 for (states, texts), table in zip(steps, tables)]
+        pages += cache.page(explainer, site, theme, assets, kind="embeds", make=lambda explainer=explainer: (
+            _explainer_embeds(site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets,
+                              to_html, cache)))
+    return pages
 
+
+def _explainer_embeds(site: Site, explainer: Explainer, step_states: list[StepStates], step_prose: list[StepProse],
+                      theme: Theme, assets: dict[str, str], to_html: MarkdownRenderer,
+                      cache: BuildCache) -> list[Page]:
+    steps = list(zip(step_states, step_prose))
+    # Figures and tables are made once per step and shared with the explainer page.
+    tables = [states.tables(site.config.labels) for states, _ in steps]
+    views = [step_view(states, texts, len(steps), table[states.default_key])
+             for (states, texts), table in zip(steps, tables)]
+    payload = cache.page(explainer, site, theme, assets, kind="payload",
+                         make=lambda: explainer_payload(step_states, step_prose, site.config.labels))
+    html = theme.render(
+        "embed.html", **_context(site, explainer, assets, None), steps=views, payload=payload,
+        intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+    )
+    pages = [Page(embed_path(explainer.slug), html, indexed=False)]
+    for (states, texts), view, table in zip(steps, views, tables):
         pool = Pool()
-        data = {"steps": [step_payload(states, texts, states.figures, table, pool)
-                          for (states, texts), table in zip(steps, tables)], "pool": pool.items}
+        data = {"steps": [step_payload(states, texts, states.figures, table, pool)], "pool": pool.items}
         html = theme.render(
-            "embed.html", **_context(site, explainer, assets, None), steps=views, payload=script_json(data),
-            intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+            "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
+            payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
         )
-        pages.append(Page(embed_path(explainer.slug), html, indexed=False))
-
-        for (states, texts), view, table in zip(steps, views, tables):
-            pool = Pool()
-            data = {"steps": [step_payload(states, texts, states.figures, table, pool)], "pool": pool.items}
-            html = theme.render(
-                "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
-                payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
-            )
-            pages.append(Page(embed_path(explainer.slug, view.number), html, indexed=False))
+        pages.append(Page(embed_path(explainer.slug, view.number), html, indexed=False))
     return pages
 
 

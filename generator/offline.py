@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+from .cache import BuildCache
 from .content import Site
 from .sharing import offline_path
 
@@ -40,13 +41,21 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 Files = dict[str, "bytes | Path"]
 
 
-def render_offline(site: Site, files: Files) -> Files:
-    """offline/<slug>.html for every explainer, from its page among `files`."""
+def render_offline(site: Site, files: Files, theme=None, assets: dict[str, str] | None = None,
+                   cache: BuildCache | None = None) -> Files:
+    """offline/<slug>.html for every explainer, from its page among `files`. With
+    a cache (and the theme and asset names its key is made of), an unchanged
+    explainer's copy is reused."""
     copies: Files = {}
     for explainer in site.explainers:
         page = f"{explainer.slug}/index.html"
-        html = _read(files[page]).decode("utf-8")
-        copies[offline_path(explainer.slug)] = single_file(html, page, files, site.config.base_url).encode("utf-8")
+
+        def make(page=page) -> bytes:
+            html = _read(files[page]).decode("utf-8")
+            return single_file(html, page, files, site.config.base_url).encode("utf-8")
+
+        copies[offline_path(explainer.slug)] = cache.page(explainer, site, theme, assets, kind="offline",
+                                                          make=make) if cache else make()
     return copies
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from . import seo
 from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
-from .payload import Pool, script_json, step_payload
+from .payload import explainer_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import EmbedCode, embed_code, offline_path
 from .states import StepStates
@@ -68,7 +68,7 @@ def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[
     pages = [_index_page(site, theme, assets), _not_found_page(site, theme, assets)]
     for explainer in site.explainers:
         pages.append(cache.page(explainer, site, theme, assets, lambda explainer=explainer: _explainer_page(
-            site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets, to_html)))
+            site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets, to_html, cache)))
     return pages
 
 
@@ -91,21 +91,19 @@ def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
 
 
 def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], step_prose: list[StepProse],
-                    theme: Theme, assets: dict[str, str], to_html: MarkdownRenderer) -> Page:
+                    theme: Theme, assets: dict[str, str], to_html: MarkdownRenderer, cache: BuildCache) -> Page:
     root = "../"
-    pool = Pool()
-    payload_steps, views = [], []
+    views = []
     for states, texts in zip(steps, step_prose):
-        tables = states.tables(site.config.labels)
-        payload_steps.append(step_payload(states, texts, states.figures, tables, pool))
-        view = step_view(states, texts, len(steps), tables[states.default_key])
+        view = step_view(states, texts, len(steps), states.tables(site.config.labels)[states.default_key])
         view.embed = embed_code(site, explainer, states.step, root)
         views.append(view)
-    data = {"steps": payload_steps, "pool": pool.items}
+    payload = cache.page(explainer, site, theme, assets, kind="payload",
+                         make=lambda: explainer_payload(steps, step_prose, site.config.labels))
     questions = split_questions(explainer.questions, to_html)
     html = theme.render(
         "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
-        payload=script_json(data), intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+        payload=payload, intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
         questions=questions, description=seo.description_of(explainer),
         updated=format_date(explainer.updated, site.config.labels),
         series=_series(site, root, explainer.slug), related=_related(site, explainer, root),

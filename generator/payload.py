@@ -40,6 +40,15 @@ def step_payload(computed: StepStates, prose: StepProse, figures: dict[str, dict
     return {"default": computed.default_key, "layout": shared, "states": states}
 
 
+def explainer_payload(steps: list[StepStates], prose: list[StepProse], labels: dict) -> str:
+    """The inline JSON of a page showing all of an explainer's steps (its page
+    and its whole-explainer embed carry the same data)."""
+    pool = Pool()
+    data = [step_payload(states, texts, states.figures, states.tables(labels), pool)
+            for states, texts in zip(steps, prose)]
+    return script_json({"steps": data, "pool": pool.items})
+
+
 class Pool:
     """Arrays stored once per page, by their canonical JSON.
 
