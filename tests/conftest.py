@@ -74,6 +74,19 @@ def draw_every_chart(page) -> None:
 
 
 @pytest.fixture(scope="session")
+def mha_states():
+    """The multi-head-attention explainer's states and prose, computed in Python,
+    independent of any page or runtime: (site, step states, step prose)."""
+    from generator.content import load_site
+    from generator.prose import render_prose
+    from generator.states import compute_site
+
+    site = load_site(CONTENT)
+    computed = compute_site(site)
+    return site, computed["multi-head-attention"], render_prose(site, computed)["multi-head-attention"]
+
+
+@pytest.fixture(scope="session")
 def browser():
     playwright = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():

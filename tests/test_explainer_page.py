@@ -6,21 +6,12 @@ import re
 import pytest
 
 from generator import charts
-from generator.content import load_site
-from generator.prose import render_prose
-from generator.states import compute_site
-
-from .conftest import CONTENT
-
 SLUG = "multi-head-attention"
 
 
 @pytest.fixture(scope="module")
-def expected():
-    """The states computed in Python, independent of the page and its runtime."""
-    site = load_site(CONTENT)
-    computed = compute_site(site)
-    return site, computed[SLUG], render_prose(site, computed)[SLUG]
+def expected(mha_states):
+    return mha_states
 
 
 @pytest.fixture

@@ -7,20 +7,10 @@ import re
 
 import pytest
 
-from generator.content import load_site
-from generator.prose import render_prose
-from generator.states import compute_site
-
-from ..conftest import CONTENT
-
-SLUG = "multi-head-attention"
-
 
 @pytest.fixture(scope="module")
-def computed():
-    site = load_site(CONTENT)
-    states = compute_site(site)
-    return site, states[SLUG], render_prose(site, states)[SLUG]
+def computed(mha_states):
+    return mha_states
 
 
 def step(computed, number):
