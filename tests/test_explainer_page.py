@@ -6,6 +6,7 @@ import re
 import pytest
 
 from generator import charts
+
 SLUG = "multi-head-attention"
 
 
