@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-_STAGES = ("load_site", "load_theme", "compute_site", "render_prose", "collect_assets", "render_pages",
-           "site_files", "write_site")
+_STAGES = ("load_site", "load_theme", "compute_site", "render_prose", "collect_assets", "versioned_names",
+           "render_pages", "render_embeds", "render_offline", "site_files", "write_site")
 
 
 def stages(content: str, out: str) -> dict:

@@ -6,6 +6,8 @@ changing it, or touching it, reuses everything. What each key covers:
 
 - states: the explainer's non-Markdown files (model.py and anything it reads)
   and its steps' declarations, so a prose-only edit does not recompute;
+- charts: the states' key and the site's labels (the data tables' words): the
+  charts and tables interned for the page's data;
 - prose: every file of the explainer's folder;
 - page: the folder, site.toml, the theme's files, the asset names and the
   titles of every explainer (the series navigation shows them all).
@@ -27,7 +29,7 @@ _IGNORED_DIRS = {"__pycache__"}
 class BuildCache:
     """One entry per explainer and kind, replaced when its key changes."""
 
-    KINDS = ("states", "prose", "page", "payload", "embeds", "offline")
+    KINDS = ("states", "charts", "prose", "page", "payload", "embeds", "offline")
 
     def __init__(self):
         self._entries: dict[tuple[str, str], tuple[str, object]] = {}
@@ -42,8 +44,11 @@ class BuildCache:
             self.made[kind], self.reused[kind] = [], []
 
     def states(self, explainer, max_states: int, make: Callable[[], T]) -> T:
-        key = _digest(self._model_inputs(explainer.path), _declarations(explainer), str(max_states))
-        return self._get("states", explainer.slug, key, make)
+        return self._get("states", explainer.slug, self._states_key(explainer, max_states), make)
+
+    def charts(self, explainer, site, make: Callable[[], T]) -> T:
+        key = _digest(self._states_key(explainer, site.config.max_states), repr(sorted(site.config.labels.items())))
+        return self._get("charts", explainer.slug, key, make)
 
     def prose(self, explainer, make: Callable[[], T]) -> T:
         return self._get("prose", explainer.slug, self._folder(explainer.path), make)
@@ -84,6 +89,9 @@ class BuildCache:
         if folder not in self._folder_hashes:
             self._folder_hashes[folder] = _digest(*(f"{name}\0{_read(path)}" for name, path in _files(folder)))
         return self._folder_hashes[folder]
+
+    def _states_key(self, explainer, max_states: int) -> str:
+        return _digest(self._model_inputs(explainer.path), _declarations(explainer), str(max_states))
 
     def _model_inputs(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{_read(path)}" for name, path in _files(folder) if not name.endswith(".md")))

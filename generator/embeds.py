@@ -10,8 +10,8 @@ from __future__ import annotations
 from .cache import BuildCache
 from .content import Explainer, Site
 from .seo import Head, description_of
-from .pages import Page, explainer_href, step_view
-from .payload import Pool, explainer_payload, script_json, step_payload
+from .pages import Page, explainer_href, page_charts, step_view
+from .payload import explainer_payload, step_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import embed_path
 from .states import StepStates
@@ -42,19 +42,19 @@ def _explainer_embeds(site: Site, explainer: Explainer, step_states: list[StepSt
     tables = [states.tables(site.config.labels) for states, _ in steps]
     views = [step_view(states, texts, len(steps), table[states.default_key])
              for (states, texts), table in zip(steps, tables)]
+    charts = page_charts(site, explainer, step_states, cache)
     payload = cache.page(explainer, site, theme, assets, kind="payload",
-                         make=lambda: explainer_payload(step_states, step_prose, site.config.labels))
+                         make=lambda: explainer_payload(charts, step_states, step_prose))
     html = theme.render(
         "embed.html", **_context(site, explainer, assets, None), steps=views, payload=payload,
         intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
     )
     pages = [Page(embed_path(explainer.slug), html, indexed=False)]
-    for (states, texts), view, table in zip(steps, views, tables):
-        pool = Pool()
-        data = {"steps": [step_payload(states, texts, states.figures, table, pool)], "pool": pool.items}
+    for index, ((states, texts), view) in enumerate(zip(steps, views)):
         html = theme.render(
             "embed.html", **_context(site, explainer, assets, view.number), steps=[view],
-            payload=script_json(data), intro="", key_ideas="", show_pager=False, show_deeper=False, step_index=0,
+            payload=step_payload(charts, index, states, texts), intro="", key_ideas="", show_pager=False,
+            show_deeper=False, step_index=0,
         )
         pages.append(Page(embed_path(explainer.slug, view.number), html, indexed=False))
     return pages

@@ -16,7 +16,9 @@ it always shows exactly what the site shows. Inside it:
 from __future__ import annotations
 
 import base64
+import hashlib
 import mimetypes
+import os
 import posixpath
 import re
 from pathlib import Path
@@ -25,6 +27,7 @@ from urllib.parse import urljoin, urlsplit
 from .cache import BuildCache
 from .content import Site
 from .sharing import offline_path
+from .templating import cache_root
 
 _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
 _ATTRIBUTE = re.compile(r'(\s)(href|src)="([^"]*)"')
@@ -62,7 +65,9 @@ def render_offline(site: Site, files: Files, theme=None, assets: dict[str, str] 
 def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
     """The page at build path `page`, with the build's files it uses inlined."""
     html = drop_marked(html)
-    inline: list[str] = []     # inline elements, kept out of the link rewriting below
+    # Inline elements stand as "\0<index>\0" until the end: they are kept out of the
+    # link rewriting, and the megabytes of plotly.js are copied only once.
+    inline: list[str] = []
     deferred: list[str] = []
 
     def script(match: re.Match) -> str:
@@ -70,11 +75,10 @@ def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
         path = _build_path(page, match.group(2), files)
         if path is None:
             return match.group(0)
-        element = f"<script>{script_text(_read(files[path]).decode('utf-8'))}</script>"
+        inline.append(f"<script>{_script_file(_read(files[path]))}</script>")
         if re.search(r"\b(defer|async)\b", attributes):
-            deferred.append(element)
+            deferred.append(f"\0{len(inline) - 1}\0")
             return ""
-        inline.append(element)
         return f"\0{len(inline) - 1}\0"
 
     def stylesheet(match: re.Match) -> str:
@@ -115,6 +119,44 @@ def script_text(js: str) -> str:
     return js.replace("<!--", "\\x3C!--")
 
 
+def _script_file(content: bytes) -> str:
+    """script_text of a file, remembered by its content: escaping plotly.js (1.4 MB)
+    costs more than the rest of a copy. Kept in memory for the dev server's
+    rebuilds and on disk, beside the compiled templates, for the next build; the
+    key covers this module's source, so changed escaping rules never reuse old text."""
+    hasher = hashlib.sha256(content)
+    hasher.update(_SOURCE)
+    key = hasher.hexdigest()
+    text = _ESCAPED.get(key)
+    if text is not None:
+        return text
+    root = cache_root() if len(content) >= _STORED_SIZE else None
+    stored = root / "scripts" / f"{key}.js" if root else None
+    try:
+        text = stored.read_text("utf-8") if stored else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        text = script_text(content.decode("utf-8"))
+        if stored:
+            try:
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                partial = stored.with_name(f"{stored.name}.{os.getpid()}.tmp")
+                partial.write_text(text, "utf-8")
+                partial.replace(stored)  # never a half-written entry, even with two builds at once
+            except OSError:  # a read-only or full disk only costs speed
+                pass
+    if len(_ESCAPED) >= 64:
+        _ESCAPED.clear()
+    _ESCAPED[key] = text
+    return text
+
+
+_ESCAPED: dict[str, str] = {}
+_STORED_SIZE = 64 * 1024  # a smaller file costs less to escape than to read back
+_SOURCE = Path(__file__).read_bytes()
+
+
 def style_text(css: str) -> str:
     """CSS that cannot end its inline <style> early ("\\/" is "/" in CSS)."""
     return re.sub(r"</(style)", r"<\\/\1", css, flags=re.I)
@@ -122,8 +164,9 @@ def style_text(css: str) -> str:
 
 def drop_marked(html: str) -> str:
     """Remove every element marked data-offline="omit", with its content."""
-    while match := _OMIT.search(html):
-        name = match.group(1).lower()
+    start = 0
+    while match := _OMIT.search(html, start):
+        name, start = match.group(1).lower(), match.start()
         if name in _VOID:
             html = html[:match.start()] + html[match.end():]
             continue

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from . import seo
 from .cache import BuildCache
 from .content import Explainer, SeriesEntry, Site
-from .payload import explainer_payload
+from .payload import chart_payload, explainer_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import EmbedCode, embed_code, offline_path
 from .states import StepStates
@@ -99,7 +99,7 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
         view.embed = embed_code(site, explainer, states.step, root)
         views.append(view)
     payload = cache.page(explainer, site, theme, assets, kind="payload",
-                         make=lambda: explainer_payload(steps, step_prose, site.config.labels))
+                         make=lambda: explainer_payload(page_charts(site, explainer, steps, cache), steps, step_prose))
     questions = split_questions(explainer.questions, to_html)
     html = theme.render(
         "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
@@ -112,6 +112,11 @@ def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], s
         explainer_embed=embed_code(site, explainer, None, root),
     )
     return Page(f"{explainer.slug}/index.html", html, updated=explainer.updated)
+
+
+def page_charts(site: Site, explainer: Explainer, steps: list[StepStates], cache: BuildCache):
+    """The explainer's interned charts and tables, shared by its page and embeds."""
+    return cache.charts(explainer, site, make=lambda: chart_payload(steps, site.config.labels))
 
 
 def format_date(date: _dt.date, labels: dict) -> str:

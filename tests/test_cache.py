@@ -27,7 +27,7 @@ def rebuild(content, themes, cache):
     # The page's data, embeds and single-file copy are remade exactly when the page is.
     for derived in ("payload", "embeds", "offline"):
         assert sorted(cache.made[derived]) == sorted(cache.made["page"]), derived
-    return {kind: sorted(cache.made[kind]) for kind in ("states", "prose", "page")}
+    return {kind: sorted(cache.made[kind]) for kind in ("states", "charts", "prose", "page")}
 
 
 def _bytes(files):
@@ -43,8 +43,9 @@ def edit(path, old, new):
 def test_nothing_changed_reuses_everything(two_explainers):
     content, themes = two_explainers
     cache = BuildCache()
-    assert rebuild(content, themes, cache) == {kind: ["coin-flips", "softmax"] for kind in ("states", "prose", "page")}
-    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": []}
+    assert rebuild(content, themes, cache) == {kind: ["coin-flips", "softmax"]
+                                               for kind in ("states", "charts", "prose", "page")}
+    assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [], "page": []}
     assert sorted(cache.reused["states"]) == ["coin-flips", "softmax"]
 
 
@@ -53,7 +54,9 @@ def test_a_prose_edit_re_renders_without_recomputing(two_explainers):
     cache = BuildCache()
     rebuild(content, themes, cache)
     edit(content / "coin-flips/steps/01-runs.md", "With {{ flips }} flips", "After {{ flips }} flips")
-    assert rebuild(content, themes, cache) == {"states": [], "prose": ["coin-flips"], "page": ["coin-flips"]}
+    # The charts and tables interned for the page's data are kept: only the text is new.
+    assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": ["coin-flips"],
+                                               "page": ["coin-flips"]}
     html = build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()
     assert "After 2 flips" in html
 
@@ -64,7 +67,7 @@ def test_a_model_edit_recomputes_only_its_explainer(two_explainers):
     rebuild(content, themes, cache)
     edit(content / "softmax/model.py", "[2.0, 1.2, 0.4, -0.6]", "[2.5, 1.2, 0.4, -0.6]")
     made = rebuild(content, themes, cache)
-    assert made == {"states": ["softmax"], "prose": ["softmax"], "page": ["softmax"]}
+    assert made == {"states": ["softmax"], "charts": ["softmax"], "prose": ["softmax"], "page": ["softmax"]}
 
 
 def test_a_control_edit_recomputes_its_explainer(two_explainers):
@@ -81,7 +84,8 @@ def test_a_theme_edit_re_renders_pages_only(two_explainers):
     rebuild(content, themes, cache)
     with (themes / "default/static/style.css").open("a") as css:
         css.write("\n/* a change */\n")
-    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": ["coin-flips", "softmax"]}
+    assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [],
+                                               "page": ["coin-flips", "softmax"]}
 
 
 def test_a_title_edit_re_renders_every_page_that_lists_it(two_explainers):
@@ -91,6 +95,17 @@ def test_a_title_edit_re_renders_every_page_that_lists_it(two_explainers):
     edit(content / "softmax/explainer.md", 'title = "Softmax"', 'title = "Softmax and Temperature"')
     made = rebuild(content, themes, cache)
     assert made["states"] == [] and made["page"] == ["coin-flips", "softmax"]
+
+
+def test_a_label_edit_remakes_the_data_tables_without_recomputing(two_explainers):
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    with (content / "site.toml").open("a") as toml:
+        toml.write('\n[labels]\ndata_item = "Which outcome"\n')
+    made = rebuild(content, themes, cache)
+    assert made["states"] == [] and made["charts"] == ["coin-flips", "softmax"]
+    assert "Which outcome" in build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()
 
 
 def test_a_failed_build_keeps_the_last_entries(two_explainers):
@@ -103,4 +118,4 @@ def test_a_failed_build_keeps_the_last_entries(two_explainers):
     with pytest.raises(Exception):
         build(content, None, themes, cache=cache)
     step.write_text(good)
-    assert rebuild(content, themes, cache) == {"states": [], "prose": [], "page": []}
+    assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [], "page": []}

@@ -1,7 +1,7 @@
 import json
 import re
 
-from generator.payload import Pool, canonical, script_json
+from generator.payload import Pool, canonical, chart_payload, explainer_payload, script_json, step_payload
 
 
 def test_script_json_cannot_close_the_script():
@@ -83,3 +83,17 @@ def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
     rows = [state["table"]["rows"] for step in data["steps"] for state in step["states"].values()]
     assert all(set(r) == {"$"} for r in rows if isinstance(r, dict))
     assert len({canonical(r) for r in rows}) < len(rows)
+
+
+def test_a_step_alone_carries_what_interning_that_step_alone_gives(mha_states):
+    """A step's embed takes its part of the page's pool, renumbered: the same
+    bytes as interning the step on its own, with no array it does not use."""
+    site, steps, prose = mha_states
+    labels = site.config.labels
+    charts = chart_payload(steps, labels)
+    for index, (states, texts) in enumerate(zip(steps, prose)):
+        alone = explainer_payload(chart_payload([states], labels), [states], [texts])
+        assert step_payload(charts, index, states, texts) == alone
+    page = json.loads(explainer_payload(charts, steps, prose))
+    alone = [json.loads(step_payload(charts, i, s, t)) for i, (s, t) in enumerate(zip(steps, prose))]
+    assert max(len(step["pool"]) for step in alone) < len(page["pool"])
