@@ -89,8 +89,9 @@ def _build(r: dict) -> str:
         f"(its own and the models' left out), takes **{ms(b['floor_s'])}**: a ratio of **{b['ratio']:.2f}×**. "
         f"Medians of {b['runs']} interleaved runs of each, after two warm-up runs. In CPU time (user + system), "
         f"which a busy machine disturbs less: {ms(b['build_cpu_s'])} against {ms(b['floor_cpu_s'])}, "
-        f"**{b['cpu_ratio']:.2f}×**. Compiled templates are "
-        f"cached on disk like Python's bytecode; with that cache empty, as on a fresh checkout, the build takes "
+        f"**{b['cpu_ratio']:.2f}×**. Compiled templates, Markdown's HTML and the escaped plotly.js of the "
+        f"single-file copies are cached on disk like Python's bytecode; with that cache empty, as on a fresh "
+        f"checkout, the build takes "
         f"{ms(b['cold_s'])} ({b['cold_ratio']:.2f}× the floor).",
         "",
         f"Inside the process, `build()` itself takes {ms(b['work_s'])} (median of {b['runs']} fresh processes), by stage:",
@@ -281,8 +282,10 @@ HOW = """\
 - **Lean imports.** plotly.js is found on disk, never by importing the plotly Python package (a test checks
   that a build imports neither it nor the dev server). Markdown's extensions are passed as objects, which
   spares the scan of every installed package's metadata that naming them costs.
-- **Compiled templates are cached** on disk by the hash of their source, the way Python caches bytecode, so a
-  build compiles only the prose and theme templates that changed; the dev server also keeps them in memory.
+- **A disk cache, like Python's bytecode** (`generator/diskcache.py`, in `~/.cache/lensa-ml`): compiled
+  templates, the HTML Markdown makes of each text, and plotly.js escaped for the single-file copies are kept
+  by a hash of what they depend on, so a build compiles, converts and escapes only what changed; the dev
+  server also keeps them in memory.
 - **Prose is converted once per shape.** Each state's prose goes through Jinja with its values held back as
   markers, and through Markdown only when no other state produced the same text; the values are put back
   into the HTML. Conversions are remembered across the dev server's rebuilds.
@@ -290,7 +293,9 @@ HOW = """\
   round and check them once and the page's pool recognises them without reading them again; each state's
   figures are kept with its states, so a prose edit in `serve` redraws none.
 - **One inline JSON per page; shared arrays once.** Layout that every state of a step shares is stored once
-  per step; every array that recurs is stored once per page and referenced.
+  per step; every array that recurs is stored once per page and referenced. The charts and tables are
+  interned apart from the text, once per explainer: the dev server keeps them across prose edits, and each
+  step's embed takes its part of the page's pool instead of interning its step again.
 - **Lazy charts.** A chart is drawn when it comes within 200 px of the viewport (IntersectionObserver), so the
   first view draws only what is on screen (a browser test checks it).
 - **Minimal redraws.** The runtime hands Plotly the very same array object for data that did not change

@@ -16,9 +16,7 @@ it always shows exactly what the site shows. Inside it:
 from __future__ import annotations
 
 import base64
-import hashlib
 import mimetypes
-import os
 import posixpath
 import re
 from pathlib import Path
@@ -26,8 +24,8 @@ from urllib.parse import urljoin, urlsplit
 
 from .cache import BuildCache
 from .content import Site
+from .diskcache import digest, remembered
 from .sharing import offline_path
-from .templating import cache_root
 
 _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
 _ATTRIBUTE = re.compile(r'(\s)(href|src)="([^"]*)"')
@@ -122,38 +120,22 @@ def script_text(js: str) -> str:
 def _script_file(content: bytes) -> str:
     """script_text of a file, remembered by its content: escaping plotly.js (1.4 MB)
     costs more than the rest of a copy. Kept in memory for the dev server's
-    rebuilds and on disk, beside the compiled templates, for the next build; the
-    key covers this module's source, so changed escaping rules never reuse old text."""
-    hasher = hashlib.sha256(content)
-    hasher.update(_SOURCE)
-    key = hasher.hexdigest()
+    rebuilds and, for a large file, on disk for the next build; the key covers
+    this module's source, so changed escaping rules never reuse old text."""
+    key = digest(content, _SOURCE)
     text = _ESCAPED.get(key)
-    if text is not None:
-        return text
-    root = cache_root() if len(content) >= _STORED_SIZE else None
-    stored = root / "scripts" / f"{key}.js" if root else None
-    try:
-        text = stored.read_text("utf-8") if stored else None
-    except (OSError, UnicodeDecodeError):
-        text = None
     if text is None:
-        text = script_text(content.decode("utf-8"))
-        if stored:
-            try:
-                stored.parent.mkdir(parents=True, exist_ok=True)
-                partial = stored.with_name(f"{stored.name}.{os.getpid()}.tmp")
-                partial.write_text(text, "utf-8")
-                partial.replace(stored)  # never a half-written entry, even with two builds at once
-            except OSError:  # a read-only or full disk only costs speed
-                pass
-    if len(_ESCAPED) >= 64:
-        _ESCAPED.clear()
-    _ESCAPED[key] = text
+        def escape() -> str:
+            return script_text(content.decode("utf-8"))
+        # A smaller file costs less to escape than to read back.
+        text = remembered("scripts", key, escape) if len(content) >= 64 * 1024 else escape()
+        if len(_ESCAPED) >= 64:
+            _ESCAPED.clear()
+        _ESCAPED[key] = text
     return text
 
 
 _ESCAPED: dict[str, str] = {}
-_STORED_SIZE = 64 * 1024  # a smaller file costs less to escape than to read back
 _SOURCE = Path(__file__).read_bytes()
 
 

@@ -113,26 +113,26 @@ class Pool:
     def _intern(self, node) -> tuple[object, str]:
         """(node with repeated arrays replaced by references, canonical text of node)."""
         if isinstance(node, dict):
-            interned, texts = {}, []
+            interned, texts = {}, {}
             for key, value in node.items():
-                interned[key], text = self._intern(value)
-                texts.append((key, text))
-            return interned, "{" + ",".join(f"{_scalar_text(k)}:{t}" for k, t in sorted(texts)) + "}"
+                interned[key], texts[_scalar_text(key)] = self._intern(value)
+            return interned, "{" + ",".join([f"{key}:{texts[key]}" for key in sorted(texts)]) + "}"
         if not isinstance(node, list):
             return node, _scalar_text(node)
         seen = self._seen.get(id(node))
         if seen is not None and seen[0] is node:
             return seen[1], seen[2]
-        if all(type(item) in _SCALARS for item in node):
+        if _SCALARS.issuperset(map(type, node)):
             interned, text = node, canonical(node)
         else:
             parts = [self._intern(item) for item in node]
-            interned, text = [part[0] for part in parts], "[" + ",".join(part[1] for part in parts) + "]"
+            interned, text = [part[0] for part in parts], "[" + ",".join([part[1] for part in parts]) + "]"
         if len(text) >= _MIN_POOLED:
-            if text not in self._index:
-                self._index[text] = len(self.items)
+            index = self._index.get(text)
+            if index is None:
+                index = self._index[text] = len(self.items)
                 self.items.append(interned)
-            interned = {"$": self._index[text]}
+            interned = {"$": index}
         self._seen[id(node)] = (node, interned, text)
         return interned, text
 
@@ -157,7 +157,11 @@ def _scalar_text(value) -> str:
 
 def canonical(data) -> str:
     """Stable JSON: sorted keys, no spaces, so equal data gives equal bytes."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _CANONICAL(data)
+
+
+# Made once: json.dumps with options builds a new encoder on every call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def script_json(data, keep_order: bool = False) -> str:

@@ -2,22 +2,19 @@
 prose, summaries and theme templates all format numbers the same way.
 
 Compiling a Jinja template costs far more than rendering it, so compiled
-templates are kept on disk, keyed by a hash of their source, the way Python
-keeps bytecode in __pycache__: a build compiles only what changed. The cache
-lives in $LENSA_CACHE_DIR (default ~/.cache/lensa-ml); an empty value turns it off.
+templates are kept on disk (diskcache.py), keyed by a hash of their source: a
+build compiles only what changed.
 """
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 from pathlib import Path
 
 import jinja2
 
+from .diskcache import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
 from .formats import JINJA_FILTERS
-
-CACHE_ENV = "LENSA_CACHE_DIR"
 
 
 def make_env(autoescape: bool, search_path: list[Path] | None = None,
@@ -52,14 +49,6 @@ def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
         except OSError:  # a read-only or full disk only costs speed
             pass
     return env.template_class.from_code(env, bucket.code, env.make_globals(None))
-
-
-def cache_root() -> Path | None:
-    configured = os.environ.get(CACHE_ENV)
-    if configured is not None:
-        return Path(configured) if configured.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "lensa-ml"
 
 
 def _bytecode_cache(options: dict) -> jinja2.BytecodeCache | None:

@@ -100,10 +100,11 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
     assert 'href="a &amp; b"' in prose["4"] and "<code>a &amp; b</code>" in prose["4"]
 
 
-def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, monkeypatch):
-    from generator import prose
+def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
+    from generator import diskcache, prose
 
     monkeypatch.setattr(prose, "_MEMO", {})  # nothing remembered from earlier builds in this process
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path / "empty-cache"))  # nor on disk
     texts = []
     original = markdown.Markdown.convert
 

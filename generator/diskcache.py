@@ -1,0 +1,54 @@
+"""Results kept on disk between builds, the way Python keeps bytecode in
+__pycache__: compiled templates (templating.py), Markdown turned into HTML
+(prose.py) and scripts escaped for inlining (offline.py). Each entry is named
+by a digest of everything its result depends on, so an entry is either right
+or never looked up; a build with an empty cache makes the same bytes, slower.
+
+The cache lives in $LENSA_CACHE_DIR (default ~/.cache/lensa-ml); an empty
+value turns it off. A cache that cannot be read or written only costs time.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Callable
+
+CACHE_ENV = "LENSA_CACHE_DIR"
+
+
+def cache_root() -> Path | None:
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "lensa-ml"
+
+
+def digest(*parts: str | bytes) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part)
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def remembered(kind: str, key: str, make: Callable[[], str]) -> str:
+    """make(), or the text it returned before for the same key."""
+    root = cache_root()
+    if root is None:
+        return make()
+    entry = root / kind / key[:2] / key
+    try:
+        return entry.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = make()
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        partial = entry.with_name(f"{key}.{os.getpid()}.tmp")
+        partial.write_text(text, "utf-8")
+        partial.replace(entry)  # never a half-written entry, even with two builds at once
+    except OSError:
+        pass
+    return text
