@@ -69,18 +69,23 @@
   }
 
   Step.prototype.select = function (group, button) {
+    var key = this.groups.map(function (g) {
+      var chosen = g === group ? button : g.querySelector('[aria-pressed="true"]');
+      return chosen.getAttribute("data-index");
+    }).join(".");
+    var changed = key !== this.key && this.spec.states[key];
+    // The chart is drawn before the buttons change: Plotly reads sizes as it draws,
+    // which would otherwise make the browser lay the page out first, mid-click.
+    if (changed) {
+      this.key = key;
+      this.draw();
+    }
     group.querySelectorAll("button[data-index]").forEach(function (other) {
       var pressed = other === button;
       other.setAttribute("aria-pressed", pressed ? "true" : "false");
       other.tabIndex = pressed ? 0 : -1;
     });
-    var key = this.groups.map(function (g) {
-      return g.querySelector('[aria-pressed="true"]').getAttribute("data-index");
-    }).join(".");
-    if (key !== this.key && this.spec.states[key]) {
-      this.key = key;
-      this.show();
-    }
+    if (changed) this.show();
   };
 
   // Roving focus: Tab reaches the group, arrow keys move inside it, Enter or Space selects.
