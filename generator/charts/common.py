@@ -43,8 +43,10 @@ _ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list
 
 # The right margin of a chart with a colour bar: room for the bar and its labels from
 # the start. Plotly still widens it if the labels need more, but when the bar fits,
-# Plotly does not lay the whole figure out a second time on every redraw.
+# Plotly does not lay the whole figure out a second time on every redraw. Labels from
+# 0 to 1 ("0.2") need the first; values of any size ("−1.5", "10") the second.
 COLORBAR_MARGIN = 76
+COLORBAR_MARGIN_WIDE = 90
 
 
 def axis(title: str = "", **extra) -> dict:
