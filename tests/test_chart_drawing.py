@@ -40,7 +40,8 @@ def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):
 
 
 def wait_drawn(page, index):
-    page.wait_for_function(f"window.explainerRuntime.steps[{index}].drawn === window.explainerRuntime.steps[{index}].key")
+    page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
+                           arg=index)
 
 
 def test_unchanged_data_reaches_plotly_as_the_same_arrays(page):

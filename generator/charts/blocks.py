@@ -3,8 +3,8 @@ part of a model owns), drawn as labelled segments, or as a heat strip of the
 vector's values with the blocks marked when values are given."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, COLORBAR_MARGIN_WIDE, GAP, SEQUENTIAL, axis, base_layout, first_problem, ink_on, \
-    labels_problem, number_cell, rounded, table as data_table
+from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN_WIDE, GAP, SEQUENTIAL, axis, base_layout, \
+    first_problem, ink_on, labels_problem, number_cell, rounded, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -59,7 +59,7 @@ def _segments(chart, sizes, labels, starts, total) -> dict:
 def _strip(chart, values, sizes, labels, starts, total) -> dict:
     strip = {
         "type": "heatmap", "z": [rounded(values)], "x": list(range(total)), "y": [0],
-        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": {"thickness": 12, "len": 0.9},
+        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": COLORBAR,
         "hovertemplate": "dimension %{x}: %{z:.2f}<extra></extra>",
     }
     shapes = []

@@ -47,6 +47,8 @@ _ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list
 # 0 to 1 ("0.2") need the first; values of any size ("−1.5", "10") the second.
 COLORBAR_MARGIN = 76
 COLORBAR_MARGIN_WIDE = 90
+# A colour bar's own settings: "allow" for the reason axis() gives.
+COLORBAR = {"thickness": 12, "len": 0.9, "ticklabeloverflow": "allow"}
 
 
 def axis(title: str = "", **extra) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR_MARGIN, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
+from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
     labels_problem, matrix_problem, number_cells, rounded, table as data_table
 
 
@@ -88,7 +88,7 @@ def figure(chart, data: dict) -> dict:
         shapes=shapes,
     )
     layout["margin"]["r"] = COLORBAR_MARGIN
-    return {"data": [trace(data["z"], x, y, colorbar={"thickness": 12, "len": 0.9})], "layout": layout}
+    return {"data": [trace(data["z"], x, y, colorbar=COLORBAR)], "layout": layout}
 
 
 def table(chart, data: dict, labels: dict) -> dict:
