@@ -1,8 +1,9 @@
 """Click-to-update latency in headless Chromium, over every button of every
 control of every step. Clicks are dispatched inside the page and timed with
 performance.now(), so Playwright's messaging is not counted: the clock runs
-from the click until the runtime has applied the state and the Plotly.react
-call it made has resolved. A second figure adds the wait for the next frame.
+from the click until the runtime has applied the state and the Plotly call it
+made (react, or relayout where only shapes moved) has resolved. A second
+figure adds the wait for the next frame.
 
 Two baselines are measured on the same charts in the same run: Plotly.react
 with nothing changed (what any update costs inside Plotly) and Plotly.newPlot
@@ -15,18 +16,24 @@ from pathlib import Path
 
 from .common import CHROMIUM, CHROMIUM_ARGS, median, percentile
 
-# Runs in the page: wraps Plotly.react to catch the promise of the redraw a click starts.
+# The Plotly calls that update a drawn chart: the runtime picks the cheapest that applies.
+UPDATES = "['react', 'relayout', 'restyle', 'update']"
+
+# Runs in the page: wraps Plotly's update calls to catch the promise of the redraw a click starts.
 SWEEP = """
 async (rounds) => {
   const runtime = window.explainerRuntime;
-  const react = Plotly.react;
+  const real = {};
   let pending = null, reactStart = 0, reactEnd = 0;
-  Plotly.react = function () {
-    reactStart = performance.now();
-    pending = react.apply(this, arguments);
-    reactEnd = performance.now();
-    return pending;
-  };
+  for (const name of """ + UPDATES + """) {
+    real[name] = Plotly[name];
+    Plotly[name] = function () {
+      reactStart = performance.now();
+      pending = real[name].apply(this, arguments);
+      reactEnd = performance.now();
+      return pending;
+    };
+  }
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const samples = [];
   for (let round = 0; round < rounds; round++) {
@@ -49,7 +56,7 @@ async (rounds) => {
           const returned = performance.now();
           if (pending) await pending;
           const t1 = performance.now();
-          // The runtime's own share: before Plotly.react was called, and after it returned.
+          // The runtime's own share: before Plotly was called, and after it returned.
           const own = pending ? (reactStart - t0) + (returned - reactEnd) : t1 - t0;
           await frame();
           const t2 = performance.now();
@@ -63,7 +70,7 @@ async (rounds) => {
       }
     }
   }
-  Plotly.react = react;
+  Object.assign(Plotly, real);
   return samples;
 }
 """
@@ -108,12 +115,15 @@ async ([s, g, k]) => {
   }
   const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
   const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
-  const react = Plotly.react;
+  const real = {};
   let pending = null;
-  Plotly.react = function () { pending = react.apply(this, arguments); return pending; };
+  for (const name of """ + UPDATES + """) {
+    real[name] = Plotly[name];
+    Plotly[name] = function () { pending = real[name].apply(this, arguments); return pending; };
+  }
   buttons[(start + k) % buttons.length].click();
   if (pending) await pending;
-  Plotly.react = react;
+  Object.assign(Plotly, real);
   await frame();
   return buttons.length;
 }

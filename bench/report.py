@@ -141,7 +141,8 @@ def _clicks(r: dict) -> str:
     c = r["clicks"]
     lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every button of every control of "
              f"every step is clicked in turn, {r['rounds']} rounds, by a script inside the page; the time runs from "
-             "the click to the state being applied, including the `Plotly.react` promise resolving. "
+             "the click to the state being applied, including the promise of the Plotly update resolving "
+             "(`Plotly.react`, or `Plotly.relayout` when only shapes change). "
              "\"Next frame\" adds the wait for the following animation frame.", "",
              "| Explainer | Clicks | Median | p95 | Max | First round median | Next frame median | Next frame p95 "
              "| CPU median | CPU p95 |",

@@ -92,7 +92,8 @@ def test_chosen_bundle_draws_every_chart_kind(browser, tmp_path):
                 const div = document.createElement("div");
                 document.body.appendChild(div);
                 await Plotly.react(div, figure.data, figure.layout);
-                count += div.querySelectorAll(".trace, .bars .point, .hm, image").length > 0 ? 1 : 0;
+                // Marks are traces, or shapes (blocks are drawn as labelled shapes).
+                count += div.querySelectorAll(".trace, .bars .point, .hm, image, .shapelayer path").length > 0 ? 1 : 0;
             }
             return count;
         }""", figures)

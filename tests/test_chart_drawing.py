@@ -1,6 +1,8 @@
 """How the runtime draws charts (themes/default/static/runtime.js): only when
 they come into view, and with unchanged data handed to Plotly as the same
 arrays, so Plotly.react redraws only what changed."""
+import re
+
 import pytest
 
 from .conftest import CONTENT
@@ -37,10 +39,15 @@ def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):
     assert drawn(last)
 
 
+def wait_drawn(page, index):
+    page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
+                           arg=index)
+
+
 def test_unchanged_data_reaches_plotly_as_the_same_arrays(page):
-    first = page.get_by_role("region", name=step_titles()[0], exact=True)
-    first.scroll_into_view_if_needed()
-    page.wait_for_function("window.explainerRuntime.steps[0].drawn === window.explainerRuntime.steps[0].key")
+    third = page.get_by_role("region", name=step_titles()[2], exact=True)
+    third.scroll_into_view_if_needed()
+    wait_drawn(page, 2)
     page.evaluate("""() => {
         window.__figures = [];
         const react = Plotly.react;
@@ -49,17 +56,41 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(page):
             return react.apply(this, arguments);
         };
     }""")
-    buttons = first.get_by_role("group").first.get_by_role("button")
-    pressed = [i for i in range(buttons.count()) if buttons.nth(i).get_attribute("aria-pressed") == "true"][0]
-    for offset in (1, 2):
-        buttons.nth((pressed + offset) % buttons.count()).click()
+    heads = third.get_by_role("group", name="Head", exact=True)
+    for name in ("Head 2", "Head 3"):
+        heads.get_by_role("button", name=re.compile(rf"^{name}\b")).click()
     same = page.evaluate("""() => {
         const [a, b] = window.__figures;
         return {count: window.__figures.length,
                 z: a.data[0].z === b.data[0].z,
-                ticks: a.layout.xaxis.ticktext === b.layout.xaxis.ticktext,
-                shapes: JSON.stringify(a.layout.shapes) !== JSON.stringify(b.layout.shapes)};
+                x: a.data[0].x === b.data[0].x,
+                names: a.data[0].customdata === b.data[0].customdata,
+                ticks: a.layout.xaxis.ticktext === b.layout.xaxis.ticktext};
     }""")
-    # Step 1's control moves the highlighted row: the matrix and labels are the
-    # very same objects in both calls, and only the outline differs.
-    assert same == {"count": 2, "z": True, "ticks": True, "shapes": True}
+    # Another head has other weights: only the matrix differs, and the positions,
+    # cell names and labels are the very same objects in both calls.
+    assert same == {"count": 2, "z": False, "x": True, "names": True, "ticks": True}
+
+
+def test_a_click_that_only_moves_the_selection_redraws_only_the_shapes(page):
+    first = page.get_by_role("region", name=step_titles()[0], exact=True)
+    first.scroll_into_view_if_needed()
+    wait_drawn(page, 0)
+    chart = first.locator("[data-chart]")
+    # Plotly keeps the figure's computed defaults (_fullData) and the computed
+    # data (calcdata) until it recomputes them: the same objects afterwards mean
+    # that neither the defaults nor the heatmap were worked out again.
+    chart.evaluate("gd => { window.__before = {full: gd._fullData, calc: gd.calcdata, "
+                   "outline: gd.querySelector('.shapelayer path').getAttribute('d')}; }")
+    queries = first.get_by_role("group", name="Query", exact=True)
+    pressed = queries.get_by_role("button", pressed=True).inner_text()
+    other = next(b for b in queries.get_by_role("button").all_inner_texts() if b != pressed)
+    queries.get_by_role("button", name=other, exact=True).click()
+    wait_drawn(page, 0)
+    after = chart.evaluate("""gd => ({full: gd._fullData === window.__before.full,
+                                       calc: gd.calcdata === window.__before.calc,
+                                       moved: gd.querySelector('.shapelayer path').getAttribute('d')
+                                              !== window.__before.outline,
+                                       row: gd.layout.shapes[0].y0 + 0.5})""")
+    rows = chart.evaluate("gd => gd.layout.yaxis.ticktext")
+    assert after == {"full": True, "calc": True, "moved": True, "row": rows.index(other)}

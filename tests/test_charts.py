@@ -61,6 +61,26 @@ def test_text_on_coloured_blocks_has_the_better_contrast():
     assert all(ink_on(colour) in ("#000000", "#ffffff") for colour in CATEGORICAL)
 
 
+def test_blocks_are_labelled_shapes_so_another_split_changes_only_shapes():
+    """Each block is a shape with its name and span written on it, in the ink that
+    reads best on its colour; splitting differently then changes shapes alone,
+    which Plotly redraws without recomputing the figure."""
+    kind = charts.get("blocks")
+    two = kind.figure(chart(), {"sizes": [2, 2], "labels": ["H1", "H2"]})
+    four = kind.figure(chart(), {"sizes": [1, 1, 1, 1], "labels": ["H1", "H2", "H3", "H4"]})
+    assert two["data"] == four["data"]
+    assert {k: v for k, v in two["layout"].items() if k != "shapes"} == \
+        {k: v for k, v in four["layout"].items() if k != "shapes"}
+    blocks = four["layout"]["shapes"]
+    assert [(b["x0"], b["x1"]) for b in blocks] == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert [b["label"]["text"] for b in blocks] == ["H1<br>0–0", "H2<br>1–1", "H3<br>2–2", "H4<br>3–3"]
+    assert all(b["label"]["font"]["color"] == ink_on(b["fillcolor"]) for b in blocks)
+    # With values, the blocks' names label the bands above the strip: no annotations.
+    strip = kind.figure(chart(), {"sizes": [2, 1], "labels": ["H1", "H2"], "values": [0.5, -1.0, 2.0]})
+    assert "annotations" not in strip["layout"]
+    assert [s["label"]["text"] for s in strip["layout"]["shapes"] if "label" in s] == ["H1<br>0–1", "H2<br>2–2"]
+
+
 def test_every_theme_colour_a_chart_uses_is_defined_by_the_stylesheet():
     css = (THEMES / "default" / "static" / "style.css").read_text("utf-8")
     figures = [
@@ -92,8 +112,9 @@ def test_a_change_of_selection_changes_only_the_layout_shapes():
 
 
 def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
-    """The emphasised matrix is shown by veiling the others (layout shapes) and a
-    bold title (annotations), so switching needs no heatmap recomputation."""
+    """The emphasised matrix is shown by veiling the others and a bold title, all
+    layout shapes, so switching needs no heatmap recomputation and Plotly redraws
+    the shapes alone (an annotation change would have it recompute everything)."""
     data = {"z": [[[0.1, 0.9]], [[0.5, 0.5]], [[0.2, 0.8]]], "x": ["a", "b"], "y": ["q"],
             "titles": ["one", "two", "three"], "highlight_row": 0}
     one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
@@ -101,6 +122,8 @@ def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
     assert one["data"] == two["data"]
     veils = [s for s in two["layout"]["shapes"] if s.get("fillcolor")]
     assert [s["xref"] for s in veils] == ["x domain", "x2 domain"]
-    assert [a["text"] for a in two["layout"]["annotations"]] == ["one", "two", "<b>three</b>"]
-    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "annotations")} == \
-        {k: v for k, v in two["layout"].items() if k not in ("shapes", "annotations")}
+    titles = [s["label"]["text"] for s in two["layout"]["shapes"] if "label" in s]
+    assert titles == ["one", "two", "<b>three</b>"]
+    assert "annotations" not in two["layout"]
+    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
+        {k: v for k, v in two["layout"].items() if k != "shapes"}

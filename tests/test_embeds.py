@@ -203,8 +203,10 @@ def test_course_page_embeds_live_steps_from_another_origin(browser, published, s
     # Every state change reports the height again.
     page.wait_for_function(f"window.__messages.filter(m => m.frame === 1 && m.data.type === 'lensa:resize').length >= {before + 2}")
     # The embed's own address holds its state, and its link to the full explainer carries it along.
+    # (written when the reader pauses, a moment after the last click).
     frame = [f for f in page.frames if "step-3.html" in f.url][0]
-    assert frame.url.endswith("step-3.html#step-3&s3=head:5,query:mat")
+    frame.wait_for_function("hash => location.hash === hash", arg="#step-3&s3=head:5,query:mat")
+    assert frame.evaluate("location.href").endswith("step-3.html#step-3&s3=head:5,query:mat")
     link = embed.get_by_role("link", name=re.compile("Open the full explainer"))
     assert link.get_attribute("href") == f"{origin}/{SLUG}/index.html#step-3&s3=head:5,query:mat"
     assert errors == []

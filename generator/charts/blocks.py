@@ -3,8 +3,8 @@ part of a model owns), drawn as labelled segments, or as a heat strip of the
 vector's values with the blocks marked when values are given."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, GAP, SEQUENTIAL, axis, base_layout, first_problem, ink_on, labels_problem, \
-    number_cell, rounded, table as data_table
+from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN_WIDE, GAP, SEQUENTIAL, axis, base_layout, \
+    first_problem, ink_on, labels_problem, number_cell, rounded, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -37,50 +37,51 @@ def figure(chart, data: dict) -> dict:
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
-    # All blocks are one trace, so a step where the number of blocks changes has
-    # Plotly.react update that trace in place rather than add and remove traces.
-    spans = [f"{start}–{start + size - 1}" for start, size in zip(starts, sizes)]
-    colours = [CATEGORICAL[index % len(CATEGORICAL)] for index in range(len(sizes))]
-    bar = {
-        "type": "bar", "orientation": "h", "x": sizes, "y": [0] * len(sizes), "base": starts,
-        "width": [0.6] * len(sizes),
-        "marker": {"color": colours, "line": {"color": GAP, "width": 2}},
-        # The label is written on the block: meaning does not rest on colour.
-        "text": [f"{label}<br>{span}" for label, span in zip(labels, spans)], "textposition": "inside",
-        "insidetextanchor": "middle", "textangle": 0,
-        "insidetextfont": {"color": [ink_on(colour) for colour in colours]},
-        "customdata": [f"{label}: dimensions {span}" for label, span in zip(labels, spans)],
-        "hovertemplate": "%{customdata}<extra></extra>",
-    }
-    layout = base_layout(chart, barmode="overlay",
+    # The blocks are layout shapes, each labelled with its name and span (meaning does
+    # not rest on colour), over an empty axis. A change in the number of blocks is then a
+    # change of shapes alone, which Plotly redraws by themselves; as a bar trace it made
+    # Plotly recompute and redraw the whole figure. The data table lists the same spans.
+    shapes = []
+    for index, (label, start, size) in enumerate(zip(labels, starts, sizes)):
+        colour = CATEGORICAL[index % len(CATEGORICAL)]
+        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": start, "x1": start + size,
+                       "y0": -0.3, "y1": 0.3, "fillcolor": colour, "line": {"color": GAP, "width": 2},
+                       "label": {"text": f"{label}<br>{start}–{start + size - 1}",
+                                 "font": {"color": ink_on(colour), "size": 13 if len(sizes) <= 4 else 11}}})
+    # An empty trace still gives Plotly the axes to draw the shapes on.
+    empty = {"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}
+    layout = base_layout(chart, shapes=shapes,
                          xaxis=axis(chart.x_title, range=[0, total], dtick=max(1, total // 8)),
                          yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 0.5]))
-    return {"data": [bar], "layout": layout}
+    return {"data": [empty], "layout": layout}
 
 
 def _strip(chart, values, sizes, labels, starts, total) -> dict:
     strip = {
         "type": "heatmap", "z": [rounded(values)], "x": list(range(total)), "y": [0],
-        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": {"thickness": 12, "len": 0.9},
+        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": COLORBAR,
         "hovertemplate": "dimension %{x}: %{z:.2f}<extra></extra>",
     }
-    shapes, annotations = [], []
+    shapes = []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
         left, right = start - 0.5, start + size - 0.5
-        # Each block gets a band in its own colour above the strip, and its label on the band.
+        # Each block gets a band in its own colour above the strip, with its name and span
+        # written above the band: a shape's label rather than an annotation, since Plotly
+        # redraws shapes cheaply while any annotation change costs a second layout pass.
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left, "x1": right,
                        "y0": -0.5, "y1": 0.5, "line": {"color": GAP, "width": 3}})
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left + 0.15, "x1": right - 0.15,
                        "y0": 0.6, "y1": 0.85, "line": {"width": 0},
-                       "fillcolor": CATEGORICAL[index % len(CATEGORICAL)]})
-        annotations.append({"text": f"{label}<br>{start}–{start + size - 1}", "x": start + (size - 1) / 2,
-                            "y": 0.9, "xref": "x", "yref": "y", "yanchor": "bottom", "showarrow": False,
-                            "font": {"size": 11 if len(sizes) <= 4 else 9}})
-    layout = base_layout(chart, shapes=shapes, annotations=annotations,
+                       "fillcolor": CATEGORICAL[index % len(CATEGORICAL)],
+                       "label": {"text": f"{label}<br>{start}–{start + size - 1}", "textposition": "top center",
+                                 "yanchor": "bottom", "padding": 6,
+                                 "font": {"size": 11 if len(sizes) <= 4 else 9}}})
+    layout = base_layout(chart, shapes=shapes,
                          xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8),
                                     showgrid=False),
                          yaxis=axis(chart.y_title, showticklabels=False, showgrid=False, ticks="",
                                     range=[-0.5, 1.5]))
+    layout["margin"]["r"] = COLORBAR_MARGIN_WIDE
     return {"data": [strip], "layout": layout}
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, labels_problem, \
-    matrix_problem, number_cells, rounded, table as data_table
+from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
+    labels_problem, matrix_problem, number_cells, rounded, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -87,7 +87,8 @@ def figure(chart, data: dict) -> dict:
         yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True)),
         shapes=shapes,
     )
-    return {"data": [trace(data["z"], x, y, colorbar={"thickness": 12, "len": 0.9})], "layout": layout}
+    layout["margin"]["r"] = COLORBAR_MARGIN
+    return {"data": [trace(data["z"], x, y, colorbar=COLORBAR)], "layout": layout}
 
 
 def table(chart, data: dict, labels: dict) -> dict:

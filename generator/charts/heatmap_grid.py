@@ -45,7 +45,7 @@ def figure(chart, data: dict) -> dict:
     count, selected = len(grids), data.get("highlight")
     columns = math.ceil(math.sqrt(count))
     rows = math.ceil(count / columns)
-    traces, shapes, annotations, axes = [], [], [], {}
+    traces, shapes, axes = [], [], {}
     for index, z in enumerate(grids):
         suffix = "" if index == 0 else str(index + 1)
         row, column = divmod(index, columns)
@@ -66,10 +66,15 @@ def figure(chart, data: dict) -> dict:
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
                                       tickvals=list(range(len(y))), ticktext=y,
                                       range=cell_range(len(y), True), anchor=f"x{suffix}")
+        # Each title is the label of an invisible shape along the top of its matrix, not
+        # an annotation: Plotly redraws changed shapes alone, while a changed annotation
+        # (the bold title of the emphasised matrix) makes it recompute the whole figure.
         title = data["titles"][index]
-        annotations.append({"text": f"<b>{title}</b>" if index == selected else title,
-                            "xref": "paper", "yref": "paper", "x": (left + right) / 2, "y": top,
-                            "yanchor": "bottom", "showarrow": False, "font": {"size": 12}})
+        shapes.append({"type": "rect", "xref": "paper", "yref": "paper", "x0": left, "x1": right,
+                       "y0": top, "y1": top, "line": {"width": 0},
+                       "label": {"text": f"<b>{title}</b>" if index == selected else title,
+                                 "font": {"size": 12}, "textposition": "top center", "yanchor": "bottom",
+                                 "padding": 6}})
         if data.get("highlight_row") is not None and emphasised:
             shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
     if selected is not None:
@@ -77,7 +82,7 @@ def figure(chart, data: dict) -> dict:
         shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
                        "x0": -0.03, "x1": 1.03, "y0": -0.03, "y1": 1.03,
                        "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
-    layout = base_layout(chart, shapes=shapes, annotations=annotations, **axes)
+    layout = base_layout(chart, shapes=shapes, **axes)
     layout["margin"]["t"] = 72 if chart.title else 32
     return {"data": traces, "layout": layout}
 

@@ -53,7 +53,10 @@
     this.groups = Array.prototype.slice.call(section.querySelectorAll("[data-control]"));
     this.chart = section.querySelector("[data-chart]");
     this.visible = false;
-    this.drawn = null;
+    this.drawn = null;     // the key of the state the chart shows
+    this.plotted = false;  // Plotly has set the chart up (with its config)
+    this.colours = null;   // theme colours looked up for this chart, by custom property
+    this.shown = {};       // the prose and table on the page, as the state they came from
     this.key = this.spec.default;
     var self = this;
     this.groups.forEach(function (group) {
@@ -66,18 +69,23 @@
   }
 
   Step.prototype.select = function (group, button) {
+    var key = this.groups.map(function (g) {
+      var chosen = g === group ? button : g.querySelector('[aria-pressed="true"]');
+      return chosen.getAttribute("data-index");
+    }).join(".");
+    var changed = key !== this.key && this.spec.states[key];
+    // The chart is drawn before the buttons change: Plotly reads sizes as it draws,
+    // which would otherwise make the browser lay the page out first, mid-click.
+    if (changed) {
+      this.key = key;
+      this.draw();
+    }
     group.querySelectorAll("button[data-index]").forEach(function (other) {
       var pressed = other === button;
       other.setAttribute("aria-pressed", pressed ? "true" : "false");
       other.tabIndex = pressed ? 0 : -1;
     });
-    var key = this.groups.map(function (g) {
-      return g.querySelector('[aria-pressed="true"]').getAttribute("data-index");
-    }).join(".");
-    if (key !== this.key && this.spec.states[key]) {
-      this.key = key;
-      this.show();
-    }
+    if (changed) this.show();
   };
 
   // Roving focus: Tab reaches the group, arrow keys move inside it, Enter or Space selects.
@@ -104,47 +112,104 @@
       var cell = section.querySelector('[data-readout="' + i + '"]');
       if (cell && cell.textContent !== text) cell.textContent = text;
     });
+    // Text that did not change is left alone: rewriting it costs a layout for nothing.
     var prose = section.querySelector("[data-prose]");
-    if (prose) prose.innerHTML = state.prose;
+    if (prose && this.shown.prose !== state.prose) prose.innerHTML = state.prose;
     var summary = section.querySelector("[data-summary]");
-    if (summary) summary.textContent = state.summary;
+    if (summary && summary.textContent !== state.summary) summary.textContent = state.summary;
     var table = section.querySelector("[data-table]");
-    if (table && state.table) fillTable(table, resolve(state.table));
+    if (table && state.table && this.shown.table !== text(state.table)) fillTable(table, resolve(state.table));
+    this.shown = { prose: state.prose, table: text(state.table) };
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
   };
 
   Step.prototype.draw = function () {
     if (!this.chart || !this.visible || this.drawn === this.key || !window.Plotly) return;
     var state = this.spec.states[this.key];
-    var layout = resolve(this.spec.layout);
-    var own = resolve(state.layout);
-    for (var key in own) layout[key] = own[key];
-    if (reducedMotion()) delete layout.transition;
-    // Colours the theme decides arrive as "var(--chart-…)" and are looked up
-    // now, so charts follow light, dark and print colours.
-    var style = getComputedStyle(this.chart);
-    var config = { displayModeBar: false, responsive: true };
-    // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
-    window.Plotly.react(this.chart, themed(resolve(state.data), style), themed(layout, style), config);
+    var before = this.drawn === null ? null : this.spec.states[this.drawn];
+    var motion = this.spec.layout.transition && !reducedMotion();
+    // Only shapes differ (a selection moved): Plotly.relayout with just those redraws
+    // them alone, where Plotly.react would run the defaults of the whole figure again.
+    // A figure with a transition keeps Plotly.react, which animates.
+    var arrays = before && !motion ? changedArrays(before, state) : null;
+    if (arrays) {
+      for (var name in arrays) arrays[name] = this.themed(resolve(arrays[name]));
+      window.Plotly.relayout(this.chart, arrays);
+    } else {
+      var layout = resolve(this.spec.layout);
+      var own = resolve(state.layout);
+      for (var key in own) layout[key] = own[key];
+      if (reducedMotion()) delete layout.transition;
+      // The config goes with the first draw only: with a config, Plotly.react sets the
+      // plot up again, reading the chart's size (a forced layout) on every click.
+      var config = !this.plotted ? { displayModeBar: false, responsive: true } : undefined;
+      // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
+      window.Plotly.react(this.chart, this.themed(resolve(state.data)), this.themed(layout), config);
+      this.plotted = true;
+    }
     this.drawn = this.key;
   };
 
   Step.prototype.redraw = function () {
     this.drawn = null;
+    this.colours = null;
     this.draw();
   };
 
-  function themed(node, style) {
+  // Colours the theme decides arrive as "var(--chart-…)" and are looked up in the
+  // chart's computed style, so charts follow light, dark and print colours. Each is
+  // read once per scheme: redraw() forgets them when the colours change.
+  Step.prototype.themed = function (node) {
+    var chart = this.chart, colours = this.colours || (this.colours = {}), style = null;
+    return themed(node, function (name) {
+      if (!(name in colours)) {
+        style = style || getComputedStyle(chart);
+        colours[name] = style.getPropertyValue(name).trim();
+      }
+      return colours[name];
+    });
+  };
+
+  // The layout arrays Plotly.relayout redraws on their own (editType "arraydraw"). Not
+  // annotations: a relayout of those recomputes the whole figure (they can move the
+  // autorange), slower than Plotly.react. Any other change goes through Plotly.react.
+  var ARRAYS = { shapes: true, images: true };
+
+  // {shapes: …} for the arrays that differ between two states' figures, when nothing else
+  // does; null otherwise. The states' stored forms are compared: arrays shared between
+  // states are the same {"$": i} reference in both, so the text stays short.
+  function changedArrays(before, after) {
+    if (text(before.data) !== text(after.data)) return null;
+    var changed = {}, any = false, key;
+    var old = before.layout || {}, now = after.layout || {};
+    for (key in old) if (!(key in now)) return null;
+    for (key in now) {
+      if (text(old[key]) === text(now[key])) continue;
+      if (!ARRAYS[key]) return null;
+      changed[key] = now[key];
+      any = true;
+    }
+    return any ? changed : null;
+  }
+  var texts = typeof WeakMap === "function" ? new WeakMap() : null;
+  function text(node) {
+    if (!node || typeof node !== "object" || !texts) return JSON.stringify(node);
+    var found = texts.get(node);
+    if (found === undefined) texts.set(node, found = JSON.stringify(node));
+    return found;
+  }
+
+  function themed(node, colour) {
     if (typeof node === "string") {
       var match = /^var\((--[\w-]+)\)$/.exec(node);
-      return match ? style.getPropertyValue(match[1]).trim() : node;
+      return match ? colour(match[1]) : node;
     }
     if (Array.isArray(node)) {
       // An array with nothing to look up is handed on as it is, and one with colours
       // in it is shared like any other array: Plotly.react then sees it unchanged.
       var out = null;
       for (var i = 0; i < node.length; i++) {
-        var item = themed(node[i], style);
+        var item = themed(node[i], colour);
         if (item !== node[i] && !out) out = node.slice(0, i);
         if (out) out.push(item);
       }
@@ -152,7 +217,7 @@
     }
     if (node && typeof node === "object") {
       var out = {};
-      for (var key in node) out[key] = themed(node[key], style);
+      for (var key in node) out[key] = themed(node[key], colour);
       return out;
     }
     return node;

@@ -151,11 +151,31 @@
     });
   }
 
+  // The address follows a click once the reader pauses: each replaceState is a
+  // same-document navigation that costs the browser a few milliseconds (and Chrome
+  // throttles a flood of them), so clicking through states writes it once, not per
+  // click. Links that carry the state along are updated at once.
+  var pendingWrite = null;
+  function writeSoon() {
+    updateStateLinks();
+    if (pendingWrite !== null) clearTimeout(pendingWrite);
+    pendingWrite = setTimeout(flushWrite, 250);
+  }
+  function flushWrite() {
+    if (pendingWrite === null) return;
+    clearTimeout(pendingWrite);
+    pendingWrite = null;
+    writeFragment();
+  }
+  // Leaving, hiding or reloading the page keeps the last choice in the address.
+  window.addEventListener("pagehide", flushWrite);
+  document.addEventListener("visibilitychange", flushWrite);
+
   document.addEventListener("explainer:state", function (event) {
     if (applying) return;
     var section = event.target.closest ? event.target.closest("section[data-step]") : null;
     if (section && section.id) scrollTarget = section.id;
-    writeFragment();
+    writeSoon();
   });
 
   window.addEventListener("hashchange", function () {
@@ -166,6 +186,8 @@
       scrollToTarget(parsed.target);
     } else {
       // A plain #anchor (the step list, the pager): keep the reader's choices in the address.
+      if (pendingWrite !== null) clearTimeout(pendingWrite);
+      pendingWrite = null;
       writeFragment();
     }
   });
