@@ -3,7 +3,7 @@ part of a model owns), drawn as labelled segments, or as a heat strip of the
 vector's values with the blocks marked when values are given."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN_WIDE, GAP, SEQUENTIAL, axis, base_layout, \
+from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, SEQUENTIAL, axis, base_layout, \
     first_problem, ink_on, labels_problem, number_cell, rounded, table as data_table
 
 
@@ -81,7 +81,7 @@ def _strip(chart, values, sizes, labels, starts, total) -> dict:
                                     showgrid=False),
                          yaxis=axis(chart.y_title, showticklabels=False, showgrid=False, ticks="",
                                     range=[-0.5, 1.5]))
-    layout["margin"]["r"] = COLORBAR_MARGIN_WIDE
+    layout["margin"]["r"] = COLORBAR_MARGIN
     return {"data": [strip], "layout": layout}
 
 

@@ -41,12 +41,11 @@ def base_layout(chart, **extra) -> dict:
 _ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list, rounded)
 
 
-# The right margin of a chart with a colour bar: room for the bar and its labels from
-# the start. Plotly still widens it if the labels need more, but when the bar fits,
-# Plotly does not lay the whole figure out a second time on every redraw. Labels from
-# 0 to 1 ("0.2") need the first; values of any size ("−1.5", "10") the second.
-COLORBAR_MARGIN = 76
-COLORBAR_MARGIN_WIDE = 90
+# The right margin of a chart with a colour bar: room for the bar and its labels
+# ("−1.5", "10") from the start. Plotly still widens it if the labels need more, but
+# when the bar fits, Plotly does not lay the whole figure out a second time on every
+# redraw.
+COLORBAR_MARGIN = 90
 # A colour bar's own settings: "allow" for the reason axis() gives.
 COLORBAR = {"thickness": 12, "len": 0.9, "ticklabeloverflow": "allow"}
 

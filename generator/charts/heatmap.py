@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
+from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
     labels_problem, matrix_problem, number_cells, rounded, table as data_table
 
 
@@ -87,8 +87,9 @@ def figure(chart, data: dict) -> dict:
         yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True)),
         shapes=shapes,
     )
-    layout["margin"]["r"] = COLORBAR_MARGIN
-    return {"data": [trace(data["z"], x, y, colorbar=COLORBAR)], "layout": layout}
+    # No colour bar: every cell has its value written in it (as in heatmap_grid), and
+    # the bar cost about a quarter of each redraw when the matrix changes.
+    return {"data": [trace(data["z"], x, y, showscale=False)], "layout": layout}
 
 
 def table(chart, data: dict, labels: dict) -> dict:
