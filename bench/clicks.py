@@ -24,10 +24,11 @@ SWEEP = """
 async (rounds) => {
   const runtime = window.explainerRuntime;
   const real = {};
-  let pending = null, reactStart = 0, reactEnd = 0;
+  let pending = null, reactStart = 0, reactEnd = 0, via = null;
   for (const name of """ + UPDATES + """) {
     real[name] = Plotly[name];
     Plotly[name] = function () {
+      via = name;
       reactStart = performance.now();
       pending = real[name].apply(this, arguments);
       reactEnd = performance.now();
@@ -51,6 +52,7 @@ async (rounds) => {
         for (let k = 1; k <= buttons.length; k++) {
           const button = buttons[(start + k) % buttons.length];
           pending = null;
+          via = null;
           const t0 = performance.now();
           button.click();
           const returned = performance.now();
@@ -65,7 +67,7 @@ async (rounds) => {
             throw new Error("step " + (s + 1) + ": the clicked button is not pressed");
           }
           samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0, own,
-                         redrew: pending !== null });
+                         redrew: pending !== null, via });
         }
       }
     }
@@ -204,5 +206,8 @@ def summarise(samples: list[dict], rounds: int) -> dict:
         "frame_median_ms": median(frames), "frame_p95_ms": percentile(frames, 95),
         "first_round_median_ms": median([s["applied"] for s in samples if s["round"] == 0]),
         "own_median_ms": median([s["own"] for s in samples]),
+        # How the clicks that redrew did it: {"relayout": n, "react": m}.
+        "via": {name: sum(1 for s in samples if s["via"] == name)
+                for name in sorted({s["via"] for s in samples if s["via"]})},
         "steps": steps,
     }

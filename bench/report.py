@@ -233,14 +233,17 @@ def _limits(r: dict) -> str:
         slow = [f"step {n} (p95 {s['p95_ms']:.0f} ms, median {s['median_ms']:.0f} ms; newPlot "
                 f"{s.get('newplot_ms', 0):.0f} ms)" for n, s in page["steps"].items()
                 if s["p95_ms"] > BUDGET_CLICK_P95_MS]
-        lines.append(f"- **Click-to-update ({slug}).** A click that only moves a selection (a highlighted row, "
-                     "a new split into blocks, the chosen matrix of a grid) changes layout shapes alone, and "
-                     "`Plotly.relayout` redraws just those, in a few milliseconds. A click that changes a "
-                     "chart's values (another head's weights, another head count's vector) makes Plotly "
-                     "redraw the whole figure: its defaults, the heatmap's cells and printed values, the axes "
-                     "and any colour bar, close to a full newPlot of it (the table's baseline); these are the "
-                     "slowest clicks. The runtime's own work (looking up the state, replacing the "
-                     f"prose and readouts) takes {page.get('own_median_ms', float('nan')):.1f} ms at the median."
+        via = page.get("via", {})
+        redrew = sum(via.values())
+        lines.append(f"- **Click-to-update ({slug}).** Of the {redrew} clicks that redrew a chart, "
+                     f"{via.get('relayout', 0)} went through `Plotly.relayout`: what changed was layout shapes "
+                     "(a highlighted row, the blocks of a split, the chosen matrix of a grid) and pictures (a "
+                     "matrix or a vector drawn as one layout image), which Plotly redraws by themselves. "
+                     f"{via.get('react', 0)} went through `Plotly.react`, which redraws the whole figure when a "
+                     "trace changes, close to the cost of a newPlot (the table's baseline). Plotly's fixed cost "
+                     "of any react is the *no-op react* column. The runtime's own work (looking up the state, "
+                     "replacing the prose and readouts) takes "
+                     f"{page.get('own_median_ms', float('nan')):.1f} ms at the median."
                      + (f" Over the p95 budget: {'; '.join(slow)}." if slow else ""))
     return "\n".join(lines)
 
@@ -300,9 +303,12 @@ HOW = """\
 - **Lazy charts.** A chart is drawn when it comes within 200 px of the viewport (IntersectionObserver), so the
   first view draws only what is on screen (a browser test checks it).
 - **Minimal redraws.** Selections are layout shapes: a highlighted row, a selected bar, the blocks of a split
-  (labelled shapes over an empty trace) and the titles of a grid's matrices. When only shapes differ between
-  two states, the runtime calls `Plotly.relayout` with just those, which redraws them alone (a browser test
-  checks that Plotly's computed figure is kept); otherwise `Plotly.react` gets the very same array objects for
+  (labelled shapes over an empty trace) and the titles of a grid's matrices. Values that change with the
+  controls are pictures where they can be: a matrix of up to 400 cells is one SVG of its shaded cells and
+  printed values, and a heat strip one SVG of its cells, each a layout image, with the strip's colour bar on
+  a trace that stays the same when the step gives one colour range for all its states. When only shapes and
+  pictures differ between two states, the runtime calls `Plotly.relayout` with just those, which redraws
+  them alone (browser tests check that Plotly's computed figure is kept); otherwise `Plotly.react` gets the very same array objects for
   data that did not change (a browser test checks it), heatmap axes have fixed ranges, and colour-bar charts
   start with room for the bar, so no second layout pass runs. Plotly's config goes with the first draw only
   (with a config, every react measures the chart again), theme colours are read once per colour scheme, prose

@@ -33,7 +33,7 @@ class BuildCache:
 
     def __init__(self):
         self._entries: dict[tuple[str, str], tuple[str, object]] = {}
-        self._folder_hashes: dict[Path, str] = {}
+        self._folder_hashes: dict[Path, list[tuple[str, str]]] = {}
         self.made: dict[str, list[str]] = {kind: [] for kind in self.KINDS}
         self.reused: dict[str, list[str]] = {kind: [] for kind in self.KINDS}
 
@@ -86,15 +86,19 @@ class BuildCache:
         return value
 
     def _folder(self, folder: Path) -> str:
-        if folder not in self._folder_hashes:
-            self._folder_hashes[folder] = _digest(*(f"{name}\0{_read(path)}" for name, path in _files(folder)))
-        return self._folder_hashes[folder]
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)))
 
     def _states_key(self, explainer, max_states: int) -> str:
         return _digest(self._model_inputs(explainer.path), _declarations(explainer), str(max_states))
 
     def _model_inputs(self, folder: Path) -> str:
-        return _digest(*(f"{name}\0{_read(path)}" for name, path in _files(folder) if not name.endswith(".md")))
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))
+
+    def _file_hashes(self, folder: Path) -> list[tuple[str, str]]:
+        """(name, content hash) of each file of the folder, each file read once per build."""
+        if folder not in self._folder_hashes:
+            self._folder_hashes[folder] = [(name, _read(path)) for name, path in _files(folder)]
+        return self._folder_hashes[folder]
 
 
 def _declarations(explainer) -> str:

@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from .cache import BuildCache
 from .content import Site
-from .diskcache import digest, remembered
+from .diskcache import digest, kept
 from .sharing import offline_path
 
 _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
@@ -118,24 +118,15 @@ def script_text(js: str) -> str:
 
 
 def _script_file(content: bytes) -> str:
-    """script_text of a file, remembered by its content: escaping plotly.js (1.4 MB)
+    """script_text of a file, kept by its content: escaping plotly.js (1.4 MB)
     costs more than the rest of a copy. Kept in memory for the dev server's
-    rebuilds and, for a large file, on disk for the next build; the key covers
-    this module's source, so changed escaping rules never reuse old text."""
-    key = digest(content, _SOURCE)
-    text = _ESCAPED.get(key)
-    if text is None:
-        def escape() -> str:
-            return script_text(content.decode("utf-8"))
-        # A smaller file costs less to escape than to read back.
-        text = remembered("scripts", key, escape) if len(content) >= 64 * 1024 else escape()
-        if len(_ESCAPED) >= 64:
-            _ESCAPED.clear()
-        _ESCAPED[key] = text
-    return text
+    rebuilds and, for a large file, on disk for the next build (a smaller one
+    costs less to escape than to read back); the key covers this module's
+    source, so changed escaping rules never reuse old text."""
+    return kept("scripts", digest(content, _SOURCE), lambda: script_text(content.decode("utf-8")),
+                on_disk=len(content) >= 64 * 1024)
 
 
-_ESCAPED: dict[str, str] = {}
 _SOURCE = Path(__file__).read_bytes()
 
 

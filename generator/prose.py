@@ -22,7 +22,7 @@ from markdown.extensions.tables import TableExtension
 
 from .cache import BuildCache
 from .content import Explainer, Site, Step
-from .diskcache import digest, remembered
+from .diskcache import digest, kept
 from .errors import ContentError, Problem
 from .schema import line_of
 from .states import StepStates
@@ -43,22 +43,16 @@ class StepProse:
 
 
 class MarkdownRenderer:
-    """Markdown to HTML, memoised: many states render to the same text, and a
-    build renders mostly the texts of the build before. The memo is shared by
-    every renderer in the process (the output depends only on the text) and
-    emptied when it grows past _MEMO_SIZE texts; behind it, the HTML is kept on
-    disk (diskcache.py) for the next build."""
+    """Markdown to HTML, kept (diskcache.kept): many states render to the same
+    text, and a build renders mostly the texts of the build before. What is kept
+    is shared by every renderer (the output depends only on the text), in memory
+    for the rest of the process and on disk for the next build."""
 
     def __init__(self):
-        self._md = None  # made on first use: a renderer whose texts are all memoised needs none
+        self._md = None  # made on first use: a renderer whose texts are all kept needs none
 
     def __call__(self, text: str) -> str:
-        html = _MEMO.get(text)
-        if html is None:
-            if len(_MEMO) >= _MEMO_SIZE:
-                _MEMO.clear()
-            html = _MEMO[text] = remembered("markdown", digest(_MARKDOWN_VERSION, text), lambda: self._convert(text))
-        return html
+        return kept("markdown", digest(_MARKDOWN_VERSION, text), lambda: self._convert(text))
 
     def _convert(self, text: str) -> str:
         if self._md is None:
@@ -66,8 +60,6 @@ class MarkdownRenderer:
         return self._md.reset().convert(text)
 
 
-_MEMO: dict[str, str] = {}
-_MEMO_SIZE = 20_000
 # What the HTML of a text depends on, besides the text: the library and the extensions in use.
 _MARKDOWN_VERSION = f"{markdown.__version__} {[e.__name__ for e in _MARKDOWN_EXTENSIONS]} html"
 

@@ -40,6 +40,11 @@ def edit(path, old, new):
     path.write_text(text.replace(old, new))
 
 
+def append(path, text):
+    with path.open("a") as file:
+        file.write(text)
+
+
 def test_nothing_changed_reuses_everything(two_explainers):
     content, themes = two_explainers
     cache = BuildCache()
@@ -82,8 +87,7 @@ def test_a_theme_edit_re_renders_pages_only(two_explainers):
     content, themes = two_explainers
     cache = BuildCache()
     rebuild(content, themes, cache)
-    with (themes / "default/static/style.css").open("a") as css:
-        css.write("\n/* a change */\n")
+    append(themes / "default/static/style.css", "\n/* a change */\n")
     assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [],
                                                "page": ["coin-flips", "softmax"]}
 
@@ -101,8 +105,7 @@ def test_a_label_edit_remakes_the_data_tables_without_recomputing(two_explainers
     content, themes = two_explainers
     cache = BuildCache()
     rebuild(content, themes, cache)
-    with (content / "site.toml").open("a") as toml:
-        toml.write('\n[labels]\ndata_item = "Which outcome"\n')
+    append(content / "site.toml", '\n[labels]\ndata_item = "Which outcome"\n')
     made = rebuild(content, themes, cache)
     assert made["states"] == [] and made["charts"] == ["coin-flips", "softmax"]
     assert "Which outcome" in build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()

@@ -44,10 +44,31 @@ def wait_drawn(page, index):
                            arg=index)
 
 
-def test_unchanged_data_reaches_plotly_as_the_same_arrays(page):
-    third = page.get_by_role("region", name=step_titles()[2], exact=True)
-    third.scroll_into_view_if_needed()
-    wait_drawn(page, 2)
+# A bar chart whose heights change with the control while its labels do not.
+CHANGING_BARS = """
+import numpy as np
+
+FLIPS = [1, 2, 3]
+
+
+def runs(flips):
+    p = 0.5 ** np.arange(1, 4) * flips / 3
+    return {"values": {"flips": flips, "probability": float(p[flips - 1]), "outcomes": 2 ** flips},
+            "chart": {"x": ["one", "two", "three"], "y": p.tolist(), "highlight": flips - 1}}
+"""
+
+
+def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, offline_page):
+    from generator.build import build
+
+    from .conftest import THEMES
+
+    content = tmp_site({"coin-flips/model.py": CHANGING_BARS})
+    build(content, tmp_path / "out", THEMES)
+    page = offline_page.page
+    page.goto((tmp_path / "out" / "coin-flips" / "index.html").as_uri())
+    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    wait_drawn(page, 0)
     page.evaluate("""() => {
         window.__figures = [];
         const react = Plotly.react;
@@ -56,20 +77,32 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(page):
             return react.apply(this, arguments);
         };
     }""")
-    heads = third.get_by_role("group", name="Head", exact=True)
-    for name in ("Head 2", "Head 3"):
-        heads.get_by_role("button", name=re.compile(rf"^{name}\b")).click()
+    flips = page.get_by_role("group", name="Flips", exact=True)
+    for name in ("3", "1"):
+        flips.get_by_role("button", name=name, exact=True).click()
     same = page.evaluate("""() => {
         const [a, b] = window.__figures;
-        return {count: window.__figures.length,
-                z: a.data[0].z === b.data[0].z,
-                x: a.data[0].x === b.data[0].x,
-                names: a.data[0].customdata === b.data[0].customdata,
-                ticks: a.layout.xaxis.ticktext === b.layout.xaxis.ticktext};
+        return {count: window.__figures.length, y: a.data[0].y === b.data[0].y, x: a.data[0].x === b.data[0].x};
     }""")
-    # Another head has other weights: only the matrix differs, and the positions,
-    # cell names and labels are the very same objects in both calls.
-    assert same == {"count": 2, "z": False, "x": True, "names": True, "ticks": True}
+    # Other heights: only they differ, and the labels are the very same object in both calls.
+    assert same == {"count": 2, "y": False, "x": True}
+
+
+def test_another_matrix_redraws_only_its_picture(page):
+    third = page.get_by_role("region", name=step_titles()[2], exact=True)
+    third.scroll_into_view_if_needed()
+    wait_drawn(page, 2)
+    chart = third.locator("[data-chart]")
+    picture = "gd => decodeURIComponent(gd.querySelector('.imagelayer image').getAttribute('href'))"
+    before = chart.evaluate(picture)
+    chart.evaluate("gd => { window.__before = {full: gd._fullData, calc: gd.calcdata}; }")
+    third.get_by_role("group", name="Head", exact=True).get_by_role("button", name=re.compile(r"^Head 2\b")).click()
+    wait_drawn(page, 2)
+    kept = chart.evaluate("gd => gd._fullData === window.__before.full && gd.calcdata === window.__before.calc")
+    after = chart.evaluate(picture)
+    # Plotly neither recomputed the figure nor redrew anything but the picture.
+    assert kept and after != before
+    assert after.count("<text") == before.count("<text") == 36
 
 
 def test_a_click_that_only_moves_the_selection_redraws_only_the_shapes(page):

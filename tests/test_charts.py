@@ -127,3 +127,79 @@ def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
     assert "annotations" not in two["layout"]
     assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
         {k: v for k, v in two["layout"].items() if k != "shapes"}
+
+def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
+    from urllib.parse import unquote
+
+    from generator.charts.common import ink_on, sequential_colour
+
+    z = [[0.0, 0.125], [0.5019607843137255, 1.0]]
+    figure = charts.get("heatmap").figure(chart(), {"z": z, "x": ["a", "b"], "y": ["c", "d"]})
+    [image] = figure["layout"]["images"]
+    svg = unquote(image["source"].removeprefix("data:image/svg+xml,"))
+    assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == ["0.00", "0.13", "0.50", "1.00"]  # half up, as the table
+    fills = re.findall(r"<rect[^>]*fill='(#[0-9a-f]{6})'", svg)
+    assert fills == ["#440154", sequential_colour(0.125), "#21918c", "#fde725"]  # Plotly's Viridis stops
+    inks = re.findall(r"<text[^>]*fill='(#[0-9a-f]{6})'", svg)
+    assert inks == [ink_on(fill) for fill in fills] and inks[0] == "#ffffff" and inks[-1] == "#000000"
+    assert (image["sizex"], image["sizey"], image["x"], image["y"]) == (2, 2, -0.5, -0.5)
+    assert figure["layout"]["yaxis"]["scaleanchor"] == "x", "square cells: the values are not stretched"
+    assert figure["data"] == [{"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}]
+
+
+def test_a_large_matrix_is_a_heatmap_trace():
+    from generator.charts import heatmap
+    from generator.charts.heatmap import PICTURE_CELLS
+
+    assert f"up to {PICTURE_CELLS} cells" in heatmap.__doc__, "the authoring guide states the limit"
+
+    side = int(PICTURE_CELLS ** 0.5) + 1
+    names = [str(i) for i in range(side)]
+    figure = charts.get("heatmap").figure(chart(), {"z": [[0.5] * side] * side, "x": names, "y": names})
+    assert figure["data"][0]["type"] == "heatmap" and "images" not in figure["layout"]
+
+
+def test_sequential_colours_follow_the_scale_between_its_stops():
+    from generator.charts.common import sequential_colour
+
+    assert sequential_colour(-1) == "#440154" and sequential_colour(2) == "#fde725"
+    # Halfway between the first two stops, #440154 and #48186a.
+    assert sequential_colour(0.06274509803921569 / 2) == "#460d5f"
+
+
+def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
+    kind = charts.get("blocks")
+    one = kind.figure(chart(), {"sizes": [2, 2], "labels": ["a", "b"], "values": [0.5, -1.0, 2.0, 0.0],
+                                "range": [-2, 2]})
+    two = kind.figure(chart(), {"sizes": [4], "labels": ["a"], "values": [1.0, 1.5, -0.5, 0.25], "range": [-2, 2]})
+    assert one["data"] == two["data"], "the colour bar's trace is the same: Plotly keeps the figure"
+    assert one["data"][0]["zmin"] == -2 and one["data"][0]["zmax"] == 2
+    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
+        {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
+    from urllib.parse import unquote
+
+    from generator.charts.common import sequential_colour
+
+    svg = unquote(one["layout"]["images"][0]["source"])
+    fills = re.findall(r"fill='(#[0-9a-f]{6})'", svg)
+    assert fills == [sequential_colour((v + 2) / 4) for v in (0.5, -1.0, 2.0, 0.0)]
+
+
+def test_a_strip_range_needs_values_and_two_increasing_numbers():
+    kind = charts.get("blocks")
+    base = {"sizes": [2], "labels": ["a"], "values": [0.1, 0.2]}
+    assert kind.check({**base, "range": [0, 1]}) is None
+    for bad in ([1, 0], [0], "wide", [0, float("inf")]):
+        assert "'range'" in kind.check({**base, "range": bad})
+    assert "'range'" in kind.check({"sizes": [2], "labels": ["a"], "range": [0, 1]})
+
+
+def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
+    data = {"z": [[[0.1, 0.9]]] * 4, "x": ["a", "b"], "y": ["q"],
+            "titles": ["Head 4 · Subject ↔ verb", "short", "c", "d"], "highlight": 1}
+    layout = charts.get("heatmap_grid").figure(chart(), data)["layout"]
+    titles = [s["label"]["text"] for s in layout["shapes"] if "label" in s]
+    assert titles[0] == "Head 4 · Subject ↔<br>verb" and titles[1] == "<b>short</b>"
+    # Two by two: row labels on the first column, column labels on the last row.
+    assert [layout[f"yaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [True, False, True, False]
+    assert [layout[f"xaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [False, False, True, True]

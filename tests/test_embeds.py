@@ -143,6 +143,14 @@ if (window === window.top) {
 """
 
 
+def serve_course_page(servers, folder, name, title, body):
+    """A page of a course site: a plain document holding what an author pasted, on its own port."""
+    folder.mkdir()
+    (folder / name).write_text("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+                               f"<title>{title}</title></head><body>{body}</body></html>")
+    return servers(folder)
+
+
 def test_course_page_embeds_live_steps_from_another_origin(browser, published, servers, tmp_path, expected):
     origin, site = published
     steps, prose = expected
@@ -150,12 +158,9 @@ def test_course_page_embeds_live_steps_from_another_origin(browser, published, s
     step3_code = iframe_code(page_html, 3)
     assert f'src="{origin}/embed/{SLUG}/step-3.html"' in step3_code
     # What an author pastes into an LMS page: the two iframes and nothing else.
-    course = tmp_path / "course"
-    course.mkdir()
-    (course / "week-3.html").write_text(
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Week 3</title></head><body>"
-        f"<h1>Week 3</h1>{iframe_code(page_html, 1)}<p>Between the figures.</p>{step3_code}</body></html>")
-    course_origin = servers(course)
+    course_origin = serve_course_page(servers, tmp_path / "course", "week-3.html", "Week 3",
+                                      f"<h1>Week 3</h1>{iframe_code(page_html, 1)}<p>Between the figures.</p>"
+                                      f"{step3_code}")
     assert course_origin != origin
 
     context = browser.new_context(viewport={"width": 900, "height": 700})
@@ -218,12 +223,8 @@ def test_host_helper_sizes_each_iframe_to_its_content(browser, published, server
     page_html = (site / SLUG / "index.html").read_text()
     # A deep link in the src opens the embed in that state.
     code = iframe_code(page_html, 3).replace("step-3.html", "step-3.html#s3=head:2,query:sat")
-    course = tmp_path / "course"
-    course.mkdir()
-    (course / "page.html").write_text(
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Course</title></head><body>"
-        f"{code}{iframe_code(page_html, 6)}<script src='{origin}/assets/embed.js'></script></body></html>")
-    host = servers(course)
+    host = serve_course_page(servers, tmp_path / "course", "page.html", "Course",
+                             f"{code}{iframe_code(page_html, 6)}<script src='{origin}/assets/embed.js'></script>")
     context = browser.new_context(viewport={"width": 900, "height": 700})
     page = context.new_page()
     errors = []

@@ -77,7 +77,8 @@ def test_toggle_switches_redraws_charts_and_is_remembered(built_site, browser):
     # Every drawn chart is drawn again in the dark palette.
     dark_text = page.evaluate(CHART_FONT)
     assert dark_text != light_text and same_colour(page, dark_text, "--fg")
-    grid = page.evaluate("document.querySelector('[data-chart]')._fullLayout.xaxis.gridcolor")
+    grid = page.evaluate("Array.from(document.querySelectorAll('[data-chart]')).map(c => c._fullLayout)"
+                         ".find(l => l && l.xaxis.showgrid).xaxis.gridcolor")
     assert same_colour(page, grid, "--chart-grid")
     # The choice outlives the page: reloading, and opening another page, starts dark.
     page.reload()

@@ -2,6 +2,7 @@
 navigation and words, all taken from content."""
 from __future__ import annotations
 
+import html as html_module
 import re
 import shutil
 
@@ -222,3 +223,15 @@ def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer
     pager = page.get_by_role("navigation", name="More in the series")
     assert "Previous explainer: How Self-Attention Works" in pager.inner_text()
     assert "Next explainer: Positional Encoding" in pager.inner_text()
+
+
+def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
+    """Above the chart, where a narrow screen wraps it; Plotly would cut it off."""
+    out, _ = built_site
+    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
+    site = load_site(CONTENT)
+    titles = [step.chart.title for step in site.explainers[0].steps if step.chart.title]
+    shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)
+    assert shown and [html_module.unescape(t) for t in shown] == titles
+    data = html[html.index('id="explainer-data"'):]
+    assert not [t for t in titles if f'"text":"{t}"' in data], "no chart title inside a Plotly layout"

@@ -101,9 +101,9 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
 
 
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
-    from generator import diskcache, prose
+    from generator import diskcache
 
-    monkeypatch.setattr(prose, "_MEMO", {})  # nothing remembered from earlier builds in this process
+    monkeypatch.setattr(diskcache, "_MEMORY", {})  # nothing remembered from earlier builds in this process
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path / "empty-cache"))  # nor on disk
     texts = []
     original = markdown.Markdown.convert

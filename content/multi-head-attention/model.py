@@ -188,6 +188,12 @@ def _multi_head_concat(heads):
     return np.hstack(outs)
 
 
+# Step 4 shades the vector of "cat" on one scale for every head count, so a
+# colour stands for the same value whichever count is chosen.
+_CAT_LARGEST = max(float(np.abs(_multi_head_concat(h)[TOKENS.index("cat")]).max()) for h in HEAD_COUNTS)
+CONCAT_RANGE = [-float(np.ceil(_CAT_LARGEST * 10) / 10), float(np.ceil(_CAT_LARGEST * 10) / 10)]
+
+
 def _layer_contributions():
     """Each head's contribution to the output of the four-head layer:
     (A_h V_h) times the rows of W_O that read head h. They sum to concat @ W_O."""
@@ -335,6 +341,7 @@ def concatenation(heads=4):
             "labels": [f"Head {i + 1}" for i in range(heads)],
             # The concatenated vector of the query "cat".
             "values": np.round(concat[TOKENS.index("cat")], 4).tolist(),
+            "range": CONCAT_RANGE,
         },
     }
 

@@ -1,10 +1,17 @@
 """A vector split into consecutive blocks (for example the dimensions each
 part of a model owns), drawn as labelled segments, or as a heat strip of the
-vector's values with the blocks marked when values are given."""
+vector's values with the blocks marked when values are given.
+
+Both are drawn with layout shapes and pictures (layout images), which Plotly
+redraws by themselves: a change of split or of values costs a millisecond or
+two, where traces would have Plotly recompute and redraw the whole figure."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, SEQUENTIAL, axis, base_layout, \
-    first_problem, ink_on, labels_problem, number_cell, rounded, table as data_table
+import functools
+import math
+
+from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, SEQUENTIAL, axis, base_layout, empty_trace, \
+    first_problem, ink_on, labels_problem, number_cell, picture, sequential_colour, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -12,6 +19,9 @@ DATA = {
     "sizes": "required: a list of positive integers, the length of each block",
     "labels": "required: a list of labels, one per block",
     "values": "optional: a list of sum(sizes) numbers; draws the vector as a heat strip with the blocks marked",
+    "range": "optional, with values: [low, high], the ends of the strip's colour scale; give the same in every "
+             "state and a colour means the same value whatever the controls (default: the state's lowest and "
+             "highest value)",
 }
 
 
@@ -24,6 +34,12 @@ def check(data: dict) -> str | None:
     values = data.get("values")
     if values is not None and (not isinstance(values, list) or len(values) != sum(sizes)):
         problem = problem or f"'values' must be a list of {sum(sizes)} numbers (the sum of 'sizes')"
+    span = data.get("range")
+    if span is not None and not (
+            values is not None and isinstance(span, list) and len(span) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in span)
+            and span[0] < span[1]):
+        problem = problem or "'range' must be [low, high] with low < high, and needs 'values'"
     return first_problem(problem)
 
 
@@ -33,7 +49,7 @@ def figure(chart, data: dict) -> dict:
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
         return _segments(chart, sizes, labels, starts, total)
-    return _strip(chart, data["values"], sizes, labels, starts, total)
+    return _strip(chart, data["values"], sizes, labels, starts, total, data.get("range"))
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
@@ -48,20 +64,22 @@ def _segments(chart, sizes, labels, starts, total) -> dict:
                        "y0": -0.3, "y1": 0.3, "fillcolor": colour, "line": {"color": GAP, "width": 2},
                        "label": {"text": f"{label}<br>{start}–{start + size - 1}",
                                  "font": {"color": ink_on(colour), "size": 13 if len(sizes) <= 4 else 11}}})
-    # An empty trace still gives Plotly the axes to draw the shapes on.
-    empty = {"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}
     layout = base_layout(chart, shapes=shapes,
                          xaxis=axis(chart.x_title, range=[0, total], dtick=max(1, total // 8)),
                          yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 0.5]))
-    return {"data": [empty], "layout": layout}
+    return {"data": [empty_trace()], "layout": layout}
 
 
-def _strip(chart, values, sizes, labels, starts, total) -> dict:
-    strip = {
-        "type": "heatmap", "z": [rounded(values)], "x": list(range(total)), "y": [0],
-        "colorscale": SEQUENTIAL, "showscale": True, "colorbar": COLORBAR,
-        "hovertemplate": "dimension %{x}: %{z:.2f}<extra></extra>",
-    }
+def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
+    low, high = span or (min(values), max(values))
+    if low == high:  # every value the same: shaded as the middle of the scale
+        low, high = low - 1, high + 1
+    # The strip is a picture; a trace holding only the scale's two ends, out of view,
+    # carries the colour bar. With a range the same in every state, that trace never
+    # changes, and a new vector changes the picture alone.
+    key = {"type": "heatmap", "z": [[low, high]], "x": [total + 1, total + 2], "y": [0],
+           "zmin": low, "zmax": high, "colorscale": SEQUENTIAL, "showscale": True, "colorbar": COLORBAR,
+           "hoverinfo": "skip"}
     shapes = []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
         left, right = start - 0.5, start + size - 0.5
@@ -76,13 +94,23 @@ def _strip(chart, values, sizes, labels, starts, total) -> dict:
                        "label": {"text": f"{label}<br>{start}–{start + size - 1}", "textposition": "top center",
                                  "yanchor": "bottom", "padding": 6,
                                  "font": {"size": 11 if len(sizes) <= 4 else 9}}})
-    layout = base_layout(chart, shapes=shapes,
+    strip = picture(_strip_svg(tuple(values), low, high), -0.5, 0.5, total, 1)
+    layout = base_layout(chart, shapes=shapes, images=[strip],
                          xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8),
                                     showgrid=False),
                          yaxis=axis(chart.y_title, showticklabels=False, showgrid=False, ticks="",
                                     range=[-0.5, 1.5]))
     layout["margin"]["r"] = COLORBAR_MARGIN
-    return {"data": [strip], "layout": layout}
+    return {"data": [key], "layout": layout}
+
+
+@functools.lru_cache(maxsize=256)
+def _strip_svg(values: tuple, low: float, high: float) -> str:
+    """The vector as a row of cells shaded from low to high, stretched over the strip."""
+    cells = "".join(f"<rect x='{j}' width='1.05' height='1' fill='{sequential_colour((v - low) / (high - low))}'/>"
+                    for j, v in enumerate(values))  # a little wider: no seam between neighbours
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(values)} 1' "
+            f"preserveAspectRatio='none' shape-rendering='crispEdges'>{cells}</svg>")
 
 
 def table(chart, data: dict, labels: dict) -> dict:

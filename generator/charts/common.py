@@ -7,6 +7,14 @@ from ..formats import fixed, is_shared, percent
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
 SEQUENTIAL = "Viridis"  # perceptually uniform and colour-blind-safe, light or dark page
+# Plotly's Viridis, as (position, colour) stops, for what the build shades itself.
+_VIRIDIS = [(0.0, "#440154"), (0.06274509803921569, "#48186a"), (0.12549019607843137, "#472d7b"),
+            (0.18823529411764706, "#424086"), (0.25098039215686274, "#3b528b"), (0.3137254901960784, "#33638d"),
+            (0.3764705882352941, "#2c728e"), (0.4392156862745098, "#26828e"), (0.5019607843137255, "#21918c"),
+            (0.5647058823529412, "#1fa088"), (0.6274509803921569, "#28ae80"), (0.6901960784313725, "#3fbc73"),
+            (0.7529411764705882, "#5ec962"), (0.8156862745098039, "#84d44b"), (0.8784313725490196, "#addc30"),
+            (0.9411764705882353, "#d8e219"), (1.0, "#fde725")]
+FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
 
 def theme_colour(name: str) -> str:
@@ -25,15 +33,15 @@ GAP = theme_colour("gap")          # lines that separate marks: the page's own b
 def base_layout(chart, **extra) -> dict:
     layout = {
         "height": chart.height,
-        "margin": {"l": 64, "r": 16, "t": 48 if chart.title else 16, "b": 56},
+        "margin": {"l": 64, "r": 16, "t": 16, "b": 56},
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "showlegend": False,
-        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13,
+        "font": {"family": FONT_FAMILY, "size": 13,
                  "color": theme_colour("text")},
     }
-    if chart.title:
-        layout["title"] = {"text": chart.title, "x": 0, "xanchor": "left", "font": {"size": 15}}
+    # The chart's title is the page's own text above the chart (templates/_step.html),
+    # which wraps on a narrow screen where a Plotly title would be cut off.
     layout.update(extra)
     return layout
 
@@ -79,6 +87,47 @@ def rounded(values, digits: int = 4):
     if isinstance(values, float):
         return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
     return values
+
+
+def sequential_colour(value: float) -> str:
+    """The '#rrggbb' the sequential scale gives a value from 0 to 1, as Plotly
+    would shade it (straight lines in RGB between the scale's stops)."""
+    value = min(1.0, max(0.0, float(value)))
+    for (low, start), (high, end) in zip(_VIRIDIS_RGB, _VIRIDIS_RGB[1:]):
+        if value <= high:
+            share = (value - low) / (high - low)
+            # + 0.5 then down: halves round up, as JavaScript's Math.round does in Plotly.
+            return "#" + "".join(f"{int(a + (b - a) * share + 0.5):02x}" for a, b in zip(start, end))
+    return _VIRIDIS[-1][1]
+
+
+_VIRIDIS_RGB = [(position, tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))) for position, colour in _VIRIDIS]
+
+
+def empty_trace() -> dict:
+    """A trace with nothing in it: it gives Plotly the axes for a chart drawn with
+    shapes and pictures."""
+    return {"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}
+
+
+def picture(svg: str, left: float, top: float, width: float, height: float) -> dict:
+    """A Plotly layout image of an SVG, stretched over a box in data units (left and
+    top edges, width and height), under the data and shapes. Plotly redraws a changed picture
+    by itself, where a changed trace has it recompute and redraw the whole figure."""
+    return {"source": _svg_uri(svg), "xref": "x", "yref": "y", "x": left, "y": top, "sizex": width,
+            "sizey": height, "xanchor": "left", "yanchor": "top", "sizing": "stretch", "layer": "below"}
+
+
+def _svg_uri(svg: str) -> str:
+    """A data: URI of an SVG, for a Plotly layout image (a picture Plotly redraws by
+    itself when only it changes). "#" would start a fragment, and "<" ">" "%" '"'
+    are not URI characters."""
+    for character, escaped in _URI_ESCAPES:  # "%" first: the others bring "%" in
+        svg = svg.replace(character, escaped)
+    return "data:image/svg+xml," + svg
+
+
+_URI_ESCAPES = (("%", "%25"), ("#", "%23"), ("<", "%3C"), (">", "%3E"), ('"', "%22"))
 
 
 def ink_on(colour: str) -> str:

@@ -1,11 +1,19 @@
 """A matrix of numbers (for example attention weights, row = query, column =
-key) with its values printed in the cells and one row optionally outlined."""
+key) with its values printed in the cells and one row optionally outlined.
+
+A matrix of up to 400 cells (20 × 20) is drawn as one picture of its cells and
+printed values on square cells, without hover labels: choosing another matrix
+then redraws just that picture, in a millisecond or two, where a heatmap trace
+would have Plotly recompute and redraw the whole figure. A larger matrix, whose
+printed values would be too small to read, is a Plotly heatmap trace. Either
+way the step's data table lists every value.
+"""
 from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, SEQUENTIAL, axis, base_layout, first_problem, index_problem, \
-    labels_problem, matrix_problem, number_cells, rounded, table as data_table
+from .common import ACCENT, FONT_FAMILY, SEQUENTIAL, axis, base_layout, empty_trace, first_problem, index_problem, \
+    ink_on, labels_problem, matrix_problem, number_cells, picture, rounded, sequential_colour, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -81,15 +89,53 @@ def figure(chart, data: dict) -> dict:
     shapes = []
     if data.get("highlight_row") is not None:
         shapes.append(row_outline(data["highlight_row"], len(x)))
+    as_picture = len(x) * len(y) <= PICTURE_CELLS
     layout = base_layout(
         chart,
-        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x, range=cell_range(len(x))),
-        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True)),
+        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x, range=cell_range(len(x)),
+                   **(_SQUARE_X if as_picture else {})),
+        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True),
+                   **(_SQUARE_Y if as_picture else {})),
         shapes=shapes,
     )
-    # No colour bar: every cell has its value written in it (as in heatmap_grid), and
-    # the bar cost about a quarter of each redraw when the matrix changes.
-    return {"data": [trace(data["z"], x, y, showscale=False)], "layout": layout}
+    # No colour bar: every cell has its value written in it (as in heatmap_grid).
+    if not as_picture:
+        return {"data": [trace(data["z"], x, y, showscale=False)], "layout": layout}
+    layout["images"] = [picture(_matrix_svg(data["z"]), -0.5, -0.5, len(x), len(y))]
+    return {"data": [empty_trace()], "layout": layout}
+
+
+PICTURE_CELLS = 400
+# Square cells keep the picture's printed values from being stretched; the plot
+# narrows (or shortens) to fit rather than the axes showing more than the cells.
+_SQUARE_X = {"constrain": "domain", "showgrid": False}
+_SQUARE_Y = {"constrain": "domain", "showgrid": False, "scaleanchor": "x", "scaleratio": 1}
+_SVG_FONT = FONT_FAMILY.replace("'", "")  # unquoted names: the picture's attributes are in single quotes
+_GAP = 0.03  # between cells, in cells: the page's background shows through, as xgap/ygap do
+
+
+def _matrix_svg(z: list[list[float]]) -> str:
+    """An SVG of the matrix: each cell shaded by its value from 0 to 1
+    on the sequential scale, with the value written in black or white, whichever
+    reads better on it. Made once per matrix: many states show the same one."""
+    try:
+        return _matrix_svg_of(tuple(map(tuple, z)))
+    except TypeError:  # not hashable: made afresh
+        return _matrix_svg_of.__wrapped__(z)
+
+
+@functools.lru_cache(maxsize=1024)
+def _matrix_svg_of(z) -> str:
+    cells = []
+    for i, (row, texts) in enumerate(zip(z, (number_cells(list(z_row)) for z_row in z))):
+        for j, (value, text) in enumerate(zip(row, texts)):
+            fill = sequential_colour(value)
+            cells.append(f"<rect x='{j + _GAP / 2:g}' y='{i + _GAP / 2:g}' width='{1 - _GAP:g}' "
+                         f"height='{1 - _GAP:g}' fill='{fill}'/>"
+                         f"<text x='{j + 0.5:g}' y='{i + 0.5:g}' fill='{ink_on(fill)}'>{text}</text>")
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(z[0])} {len(z)}'>"
+            f"<g font-family='{_SVG_FONT}' font-size='0.3' text-anchor='middle' dominant-baseline='central'>"
+            + "".join(cells) + "</g></svg>")
 
 
 def table(chart, data: dict, labels: dict) -> dict:

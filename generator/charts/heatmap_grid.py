@@ -1,7 +1,9 @@
 """Several matrices as small multiples in a grid, one of them emphasised."""
 from __future__ import annotations
 
+import functools
 import math
+import textwrap
 
 from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem, \
     number_cells, table as data_table, theme_colour
@@ -19,7 +21,8 @@ DATA = {
 }
 
 _GAP_X = 0.08
-_GAP_Y = 0.14
+_GAP_Y = 0.16
+_TITLE_WIDTH = 20  # characters per line of a matrix's title
 
 
 def check(data: dict) -> str | None:
@@ -60,16 +63,22 @@ def figure(chart, data: dict) -> dict:
             shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
                            "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above", "opacity": 0.6,
                            "fillcolor": theme_colour("gap"), "line": {"width": 0}})
+        # Row labels on the first column and column labels on the last row only, as small
+        # multiples share them: on a narrow screen, labels beside or below an inner matrix
+        # would run into its neighbour or the title under it.
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
                                       domain=[left, right], tickvals=list(range(len(x))), ticktext=x,
+                                      showticklabels=row == rows - 1,
                                       range=cell_range(len(x)), anchor=f"y{suffix}")
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
-                                      tickvals=list(range(len(y))), ticktext=y,
+                                      tickvals=list(range(len(y))), ticktext=y, showticklabels=column == 0,
                                       range=cell_range(len(y), True), anchor=f"x{suffix}")
         # Each title is the label of an invisible shape along the top of its matrix, not
         # an annotation: Plotly redraws changed shapes alone, while a changed annotation
         # (the bold title of the emphasised matrix) makes it recompute the whole figure.
-        title = data["titles"][index]
+        # Wrapped, as Plotly does not wrap: a long title over a narrow matrix would
+        # run into the next one's.
+        title = _wrapped(str(data["titles"][index]))
         shapes.append({"type": "rect", "xref": "paper", "yref": "paper", "x0": left, "x1": right,
                        "y0": top, "y1": top, "line": {"width": 0},
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
@@ -83,8 +92,13 @@ def figure(chart, data: dict) -> dict:
                        "x0": -0.03, "x1": 1.03, "y0": -0.03, "y1": 1.03,
                        "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
     layout = base_layout(chart, shapes=shapes, **axes)
-    layout["margin"]["t"] = 72 if chart.title else 32
+    layout["margin"]["t"] = 48  # room for the matrices' titles (two lines)
     return {"data": traces, "layout": layout}
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(title: str) -> str:
+    return "<br>".join(textwrap.wrap(title, _TITLE_WIDTH)) or title
 
 
 def table(chart, data: dict, labels: dict) -> dict:

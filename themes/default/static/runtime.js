@@ -128,8 +128,9 @@
     var state = this.spec.states[this.key];
     var before = this.drawn === null ? null : this.spec.states[this.drawn];
     var motion = this.spec.layout.transition && !reducedMotion();
-    // Only shapes differ (a selection moved): Plotly.relayout with just those redraws
-    // them alone, where Plotly.react would run the defaults of the whole figure again.
+    // Only shapes or pictures differ (a selection moved, a matrix drawn as one image
+    // changed): Plotly.relayout with just those redraws them alone, where Plotly.react
+    // would run the defaults of the whole figure again.
     // A figure with a transition keeps Plotly.react, which animates.
     var arrays = before && !motion ? changedArrays(before, state) : null;
     if (arrays) {
@@ -175,7 +176,7 @@
   // autorange), slower than Plotly.react. Any other change goes through Plotly.react.
   var ARRAYS = { shapes: true, images: true };
 
-  // {shapes: …} for the arrays that differ between two states' figures, when nothing else
+  // {shapes: …, images: …} for the arrays that differ between two states' figures, when nothing else
   // does; null otherwise. The states' stored forms are compared: arrays shared between
   // states are the same {"$": i} reference in both, so the text stays short.
   function changedArrays(before, after) {
