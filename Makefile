@@ -28,7 +28,7 @@ new: $(VENV)/.runtime
 
 # Regenerate the field reference in docs/authoring.md from the schema.
 docs: $(VENV)/.runtime
-	$(PY) -m generator.reference
+	$(PY) -m generator.dev.reference
 
 test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest

@@ -9,7 +9,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from generator.diskcache import CACHE_ENV
+from generator.cache.disk import CACHE_ENV
 
 from .common import CONTENT, PYTHON, median, run, timed, timed_cpu
 

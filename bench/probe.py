@@ -40,7 +40,8 @@ def rebuild(content: str, runs: str) -> dict:
     command line up to the point where it would start serving (its arguments are
     taken there), then the dev server's LiveSite builds once and, after each
     one-line prose edit, rebuilds with the changed file, as its watcher would."""
-    from generator import cli, serve
+    from generator import cli
+    from generator.dev import serve
 
     taken = []
     serve.serve = taken.append  # the command line calls it with the parsed arguments

@@ -16,7 +16,7 @@ MAIN_PAGE = "multi-head-attention"
 
 
 def bundle_name() -> str:
-    from generator.assets import PARTIAL_BUNDLE, find_plotly_js
+    from generator.outputs.assets import PARTIAL_BUNDLE, find_plotly_js
 
     path = find_plotly_js()
     head = path.read_text("utf-8", errors="replace")[:300]
@@ -286,7 +286,7 @@ HOW = """\
 - **Lean imports.** plotly.js is found on disk, never by importing the plotly Python package (a test checks
   that a build imports neither it nor the dev server). Markdown's extensions are passed as objects, which
   spares the scan of every installed package's metadata that naming them costs.
-- **A disk cache, like Python's bytecode** (`generator/diskcache.py`, in `~/.cache/lensa-ml`): compiled
+- **A disk cache, like Python's bytecode** (`generator/cache/disk.py`, in `~/.cache/lensa-ml`): compiled
   templates, the HTML Markdown makes of each text, and plotly.js escaped for the single-file copies are kept
   by a hash of what they depend on, so a build compiles, converts and escapes only what changed; the dev
   server also keeps them in memory.

@@ -5,18 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .assets import collect_assets, versioned_names
-from .cache import BuildCache
-from .content import Site, load_site
-from .embeds import render_embeds
+from .outputs.assets import collect_assets, versioned_names
+from .cache.build import BuildCache
+from .load.content import Site, load_site
+from .render.embeds import render_embeds
 from .errors import Problem, StrictModeError
-from .offline import render_offline
-from .pages import render_pages
-from .prose import render_prose
-from .seo import site_files
-from .states import StepStates, compute_site
-from .theme import load_theme
-from .writer import write_site
+from .outputs.offline import render_offline
+from .render.pages import render_pages
+from .render.prose import render_prose
+from .render.seo import site_files
+from .compute.states import StepStates, compute_site
+from .render.theme import load_theme
+from .outputs.writer import write_site
 
 
 @dataclass

@@ -104,7 +104,7 @@ def _check(args, warnings: list[Problem]) -> int:
 
 
 def _dist(args, warnings: list[Problem]) -> int:
-    from .archive import archive_name, pack_site
+    from .outputs.archive import archive_name, pack_site
     from .build import build
 
     result = build(args.content, args.out, args.themes, args.theme, strict=args.strict, warnings=warnings)
@@ -117,14 +117,14 @@ def _dist(args, warnings: list[Problem]) -> int:
 
 
 def _serve(args, warnings: list[Problem]) -> int:
-    from .serve import serve
+    from .dev.serve import serve
 
     serve(args)
     return 0
 
 
 def _new(args, warnings: list[Problem]) -> int:
-    from .scaffold import scaffold
+    from .dev.scaffold import scaffold
 
     created = scaffold(args.content, args.slug, args.title)
     for line in created.report(Path.cwd()):

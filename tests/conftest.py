@@ -77,9 +77,9 @@ def draw_every_chart(page) -> None:
 def mha_states():
     """The multi-head-attention explainer's states and prose, computed in Python,
     independent of any page or runtime: (site, step states, step prose)."""
-    from generator.content import load_site
-    from generator.prose import render_prose
-    from generator.states import compute_site
+    from generator.load.content import load_site
+    from generator.render.prose import render_prose
+    from generator.compute.states import compute_site
 
     site = load_site(CONTENT)
     computed = compute_site(site)

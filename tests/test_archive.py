@@ -4,10 +4,10 @@ import zipfile
 
 import pytest
 
-from generator.archive import FIXED_TIME, archive_name, pack_site
+from generator.outputs.archive import FIXED_TIME, archive_name, pack_site
 from generator.cli import main
 from generator.errors import BuildError
-from generator.writer import MARKER, write_site
+from generator.outputs.writer import MARKER, write_site
 
 from .conftest import FIXTURES
 

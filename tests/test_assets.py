@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import assets, charts
-from generator.content import Chart
+from generator.outputs import assets
+
+from generator.render import charts
+from generator.load.content import Chart
 from generator.errors import BuildError
 
 from .conftest import ROOT
@@ -59,7 +61,7 @@ def test_no_bundle_at_all_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_the_shipped_name_does_not_depend_on_the_bundle(tmp_path):
-    from generator.theme import load_theme
+    from generator.render.theme import load_theme
 
     theme = load_theme(ROOT / "themes", "default", ROOT / "content" / "site.toml")
     files = assets.collect_assets(theme)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from generator import writer
+from generator.outputs import writer
 from generator.build import build
 
 from .conftest import CONTENT, FIXTURES, ROOT, THEMES

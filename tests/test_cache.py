@@ -5,8 +5,8 @@ import shutil
 import pytest
 
 from generator.build import build
-from generator.cache import BuildCache
-from generator.scaffold import scaffold
+from generator.cache.build import BuildCache
+from generator.dev.scaffold import scaffold
 
 from .conftest import THEMES
 

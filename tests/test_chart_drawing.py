@@ -19,7 +19,7 @@ def page(built_site, offline_page):
 
 
 def step_titles():
-    from generator.content import load_site
+    from generator.load.content import load_site
 
     return [step.title for step in load_site(CONTENT).explainers[0].steps]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from generator import charts
-from generator.charts.common import CATEGORICAL, ink_on
-from generator.content import Chart
-from generator.schema import LABELS
+from generator.render import charts
+from generator.render.charts.common import CATEGORICAL, ink_on
+from generator.load.content import Chart
+from generator.load.schema import LABELS
 
 from .conftest import THEMES
 
@@ -131,7 +131,7 @@ def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
 def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     from urllib.parse import unquote
 
-    from generator.charts.common import ink_on, sequential_colour
+    from generator.render.charts.common import ink_on, sequential_colour
 
     z = [[0.0, 0.125], [0.5019607843137255, 1.0]]
     figure = charts.get("heatmap").figure(chart(), {"z": z, "x": ["a", "b"], "y": ["c", "d"]})
@@ -148,8 +148,8 @@ def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
 
 
 def test_a_large_matrix_is_a_heatmap_trace():
-    from generator.charts import heatmap
-    from generator.charts.heatmap import PICTURE_CELLS
+    from generator.render.charts import heatmap
+    from generator.render.charts.heatmap import PICTURE_CELLS
 
     assert f"up to {PICTURE_CELLS} cells" in heatmap.__doc__, "the authoring guide states the limit"
 
@@ -160,7 +160,7 @@ def test_a_large_matrix_is_a_heatmap_trace():
 
 
 def test_sequential_colours_follow_the_scale_between_its_stops():
-    from generator.charts.common import sequential_colour
+    from generator.render.charts.common import sequential_colour
 
     assert sequential_colour(-1) == "#440154" and sequential_colour(2) == "#fde725"
     # Halfway between the first two stops, #440154 and #48186a.
@@ -178,7 +178,7 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
     from urllib.parse import unquote
 
-    from generator.charts.common import sequential_colour
+    from generator.render.charts.common import sequential_colour
 
     svg = unquote(one["layout"]["images"][0]["source"])
     fills = re.findall(r"fill='(#[0-9a-f]{6})'", svg)

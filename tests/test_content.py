@@ -2,7 +2,7 @@
 and the field, all collected before stopping."""
 import pytest
 
-from generator.content import load_site
+from generator.load.content import load_site
 from generator.errors import ContentError
 
 

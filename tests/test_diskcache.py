@@ -1,7 +1,7 @@
 """Results kept on disk between builds: read back for the same key, and a cache
 that is off or cannot be written only costs time."""
-from generator import diskcache
-from generator.prose import MarkdownRenderer
+from generator.cache import disk as diskcache
+from generator.render.prose import MarkdownRenderer
 
 
 def test_a_result_is_made_once_and_read_back(tmp_path, monkeypatch):

@@ -12,10 +12,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from generator.build import build
-from generator.content import load_site
-from generator.prose import render_prose
-from generator.sharing import embed_code
-from generator.states import compute_site
+from generator.load.content import load_site
+from generator.render.prose import render_prose
+from generator.render.sharing import embed_code
+from generator.compute.states import compute_site
 
 from .conftest import CONTENT, THEMES
 

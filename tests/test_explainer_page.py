@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from generator import charts
+from generator.render import charts
 
 SLUG = "multi-head-attention"
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from generator import formats
+from generator.compute import formats
 
 
 @pytest.mark.parametrize("value, text", [(0.2213, "22%"), (0.345, "35%"), (0.125, "13%"), (1.0, "100%"),
@@ -42,7 +42,7 @@ def test_plain_converts_numpy():
 def test_equal_arrays_become_one_shared_list():
     import numpy as np
 
-    from generator.formats import is_shared, plain
+    from generator.compute.formats import is_shared, plain
 
     weights = np.linspace(0, 1, 36).reshape(6, 6)
     first, second = plain(weights), plain(weights.copy())
@@ -53,7 +53,7 @@ def test_equal_arrays_become_one_shared_list():
 def test_a_reused_array_buffer_gives_each_state_its_own_values():
     import numpy as np
 
-    from generator.formats import plain
+    from generator.compute.formats import plain
 
     buffer = np.zeros(32)
     before = plain(buffer)
@@ -65,7 +65,7 @@ def test_a_reused_array_buffer_gives_each_state_its_own_values():
 def test_small_and_non_numeric_arrays_are_not_shared():
     import numpy as np
 
-    from generator.formats import is_shared, plain
+    from generator.compute.formats import is_shared, plain
 
     assert not is_shared(plain(np.arange(4)))
     assert not is_shared(plain(np.array(["a"] * 20)))
@@ -73,7 +73,7 @@ def test_small_and_non_numeric_arrays_are_not_shared():
 
 
 def test_remembered_rounding_keeps_the_sign_of_zero():
-    from generator.formats import fixed
+    from generator.compute.formats import fixed
 
     assert fixed(0.0) == "0.00" and fixed(-0.0) == "-0.00" and fixed(0.0) == "0.00"
     assert fixed(0.125) == "0.13" and fixed(-0.125) == "-0.13"

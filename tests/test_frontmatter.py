@@ -1,7 +1,7 @@
 import pytest
 
 from generator.errors import ContentError
-from generator.frontmatter import load_document
+from generator.load.frontmatter import load_document
 
 
 def write(tmp_path, text, name="doc.md", raw=None):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.content import load_site
-from generator.states import compute_site
+from generator.load.content import load_site
+from generator.compute.states import compute_site
 
 from .conftest import CONTENT
 

@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-from generator import diskcache
-from generator.content import load_site
-from generator.offline import drop_marked, script_text, single_file
-from generator.prose import render_prose
-from generator.states import compute_site
+from generator.cache import disk as diskcache
+from generator.load.content import load_site
+from generator.outputs.offline import drop_marked, script_text, single_file
+from generator.render.prose import render_prose
+from generator.compute.states import compute_site
 
 from .conftest import CONTENT
 

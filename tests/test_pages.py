@@ -9,10 +9,10 @@ import shutil
 import pytest
 
 from generator.build import build
-from generator.content import load_site
-from generator.pages import split_questions
-from generator.prose import MarkdownRenderer
-from generator.schema import LABELS
+from generator.load.content import load_site
+from generator.render.pages import split_questions
+from generator.render.prose import MarkdownRenderer
+from generator.load.schema import LABELS
 
 from .conftest import CONTENT, FIXTURES, THEMES
 from .hosting import parse_page

@@ -1,7 +1,7 @@
 import json
 import re
 
-from generator.payload import Pool, canonical, chart_payload, explainer_payload, script_json, step_payload
+from generator.render.payload import Pool, canonical, chart_payload, explainer_payload, script_json, step_payload
 
 
 def test_script_json_cannot_close_the_script():

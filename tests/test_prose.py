@@ -7,10 +7,10 @@ import markdown
 import pytest
 
 from generator.build import build
-from generator.content import load_site
+from generator.load.content import load_site
 from generator.errors import ContentError
-from generator.prose import render_prose
-from generator.states import compute_site
+from generator.render.prose import render_prose
+from generator.compute.states import compute_site
 
 from .conftest import FIXTURES, THEMES
 
@@ -101,7 +101,7 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
 
 
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
-    from generator import diskcache
+    from generator.cache import disk as diskcache
 
     monkeypatch.setattr(diskcache, "_MEMORY", {})  # nothing remembered from earlier builds in this process
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path / "empty-cache"))  # nor on disk

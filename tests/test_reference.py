@@ -1,11 +1,13 @@
 """docs/authoring.md carries a field reference generated from the schema:
 it must be current, and it must cover every option and chart kind."""
-from generator import charts, reference, schema
+from generator.render import charts
+from generator.dev import reference
+from generator.load import schema
 
 
 def test_the_manual_reference_is_current():
     text = reference.DOC.read_text("utf-8")
-    assert reference.current(text), "run `python -m generator.reference` (or `make docs`)"
+    assert reference.current(text), "run `python -m generator.dev.reference` (or `make docs`)"
 
 
 def test_the_reference_names_every_option_and_chart_key():

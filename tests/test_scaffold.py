@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from generator.build import build
-from generator.content import load_site
+from generator.load.content import load_site
 from generator.errors import GeneratorError
-from generator.scaffold import scaffold
+from generator.dev.scaffold import scaffold
 
 from .conftest import ROOT, THEMES
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import schema
-from generator.content import load_site
+from generator.load import schema
+from generator.load.content import load_site
 from generator.errors import ContentError
 
 from .conftest import FIXTURES

@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from generator.build import build
-from generator.content import load_site
-from generator.seo import page_url, plain_text
+from generator.load.content import load_site
+from generator.render.seo import page_url, plain_text
 
 from .conftest import CONTENT, FIXTURES, THEMES
 from .hosting import build_with_base_url, parse_page

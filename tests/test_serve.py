@@ -172,7 +172,7 @@ def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page)
 
 
 def test_edited_generator_code_is_imported_afresh(server, page):
-    formats = server.project / "generator/formats.py"
+    formats = server.project / "generator/compute/formats.py"
     original = formats.read_text()
     # The percent filter and readout format, changed: prose and readouts must show it.
     edit(formats, 'return f"{_round_half_up(float(value) * 100, 0):.0f}%"',

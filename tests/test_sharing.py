@@ -3,8 +3,8 @@ an absolute address only when the site knows where it is published."""
 import re
 from html.parser import HTMLParser
 
-from generator.content import load_site
-from generator.sharing import IFRAME_ATTRIBUTES, embed_code, embed_path, iframe_html, offline_path
+from generator.load.content import load_site
+from generator.render.sharing import IFRAME_ATTRIBUTES, embed_code, embed_path, iframe_html, offline_path
 
 
 class Tags(HTMLParser):

@@ -4,8 +4,8 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from generator import templating
-from generator.templating import compile_string, make_env
+from generator.render import templating
+from generator.render.templating import compile_string, make_env
 
 
 @pytest.fixture

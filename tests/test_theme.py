@@ -10,7 +10,7 @@ import pytest
 
 from generator.build import build
 from generator.errors import ContentError
-from generator.theme import load_theme
+from generator.render.theme import load_theme
 
 from .conftest import CONTENT, FIXTURES, ROOT, THEMES, write_files
 

@@ -3,7 +3,7 @@ the generator did not make is never replaced."""
 import pytest
 
 from generator.errors import BuildError
-from generator.writer import MARKER, write_site
+from generator.outputs.writer import MARKER, write_site
 
 
 def snapshot(folder):

@@ -1,5 +1,5 @@
 """`new <slug>`: start an explainer from the small working example in
-generator/starter/, and add it to the series in site.toml.
+generator/dev/starter/, and add it to the series in site.toml.
 
 Nothing an author wrote is overwritten: the command refuses an existing
 folder, and site.toml only gets a [[series]] table appended to its end (its
@@ -14,9 +14,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import schema
-from .content import SITE_FILE
-from .errors import GeneratorError, display_path
+from ..load import schema
+from ..load.content import SITE_FILE
+from ..errors import GeneratorError, display_path
 
 STARTER = Path(__file__).resolve().parent / "starter"
 

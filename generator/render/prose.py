@@ -20,12 +20,12 @@ from markdown.extensions.md_in_html import MarkdownInHtmlExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.tables import TableExtension
 
-from .cache import BuildCache
-from .content import Explainer, Site, Step
-from .diskcache import digest, kept
-from .errors import ContentError, Problem
-from .schema import line_of
-from .states import StepStates
+from ..cache.build import BuildCache
+from ..load.content import Explainer, Site, Step
+from ..cache.disk import digest, kept
+from ..errors import ContentError, Problem
+from ..load.schema import line_of
+from ..compute.states import StepStates
 from .templating import compile_string, make_env
 
 # "extra" and "sane_lists", given as objects: naming them makes Markdown scan

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ContentError
+from ..errors import ContentError
 
 _DELIMITER = "+++"
 _MARKER = re.compile(r"^:::\s*([A-Za-z][\w-]*)\s*$")

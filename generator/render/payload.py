@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode_string
 
 from .prose import StepProse
-from .states import StepStates
+from ..compute.states import StepStates
 
 # Arrays whose JSON is shorter than this are cheaper inline than as a reference.
 _MIN_POOLED = 24

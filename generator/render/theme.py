@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 
-from .errors import ContentError
+from ..errors import ContentError
 from .templating import make_env
 
 TEMPLATES_DIR = "templates"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import jinja2
 
-from .diskcache import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
-from .formats import JINJA_FILTERS
+from ..cache.disk import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
+from ..compute.formats import JINJA_FILTERS
 
 
 def make_env(autoescape: bool, search_path: list[Path] | None = None,

@@ -13,11 +13,11 @@ import hashlib
 import importlib.util
 from pathlib import Path
 
-from .errors import BuildError
-from .theme import Theme
+from ..errors import BuildError
+from ..render.theme import Theme
 
 PLOTLY_NAME = "plotly.min.js"  # the name under build/assets/, whichever bundle it holds
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 PARTIAL_BUNDLE = Path("plotly.js-cartesian-dist-min") / "plotly-cartesian.min.js"
 
 

@@ -9,12 +9,12 @@ import re
 from dataclasses import dataclass, field
 
 from . import seo
-from .cache import BuildCache
-from .content import Explainer, SeriesEntry, Site
+from ..cache.build import BuildCache
+from ..load.content import Explainer, SeriesEntry, Site
 from .payload import chart_payload, explainer_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import EmbedCode, embed_code, offline_path
-from .states import StepStates
+from ..compute.states import StepStates
 from .theme import Theme
 
 

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 
-from .content import Explainer, Site
+from ..load.content import Explainer, Site
 from .payload import script_json
 
 SITEMAP = "sitemap.xml"

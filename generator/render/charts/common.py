@@ -2,7 +2,7 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
-from ..formats import fixed, is_shared, percent
+from ...compute.formats import fixed, is_shared, percent
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]

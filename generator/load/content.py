@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema
-from .errors import ContentError, Problem
+from ..errors import ContentError, Problem
 from .frontmatter import load_document, parse_toml, read_text
 
 SITE_FILE = "site.toml"

@@ -6,7 +6,7 @@ rebuilt when content/, themes/ or generator/ change.
   redone. build/ on disk is never touched.
 - livereload's watcher finds the changes; once they settle, the site is rebuilt
   and the browsers are told over livereload's websocket. A good rebuild reloads
-  the pages (livereload.js does that); a failed one is shown by dev_client.js,
+  the pages (livereload.js does that); a failed one is shown by client.js,
   a livereload.js plugin, as an overlay over the last good page, which keeps
   being served.
 - A change to generator/ code drops every generator module and imports them
@@ -37,7 +37,7 @@ from livereload.handlers import LiveReloadHandler
 from livereload.watcher import Watcher
 from tornado.ioloop import IOLoop, PeriodicCallback
 
-from .errors import BuildError
+from ..errors import BuildError
 
 HOST = "127.0.0.1"          # never listen beyond this machine
 POLL_SECONDS = 0.2          # how often watched folders are scanned
@@ -45,9 +45,9 @@ SETTLE_SECONDS = 0.3        # quiet time after a change before rebuilding (edito
 CLIENT_URL = "/__dev__/client.js"
 STATE_URL = "/__dev__/state"
 FAILED_PATH = "/__dev__/build-failed"   # the "path" of the reload message that means "show the errors"
-GENERATOR = Path(__file__).resolve().parent
-CLIENT_FILE = GENERATOR / "dev_client.js"
-_RELOADED_NOT = {"generator.serve", "generator.__main__"}  # the running server itself
+GENERATOR = Path(__file__).resolve().parents[1]
+CLIENT_FILE = Path(__file__).resolve().parent / "client.js"
+_RELOADED_NOT = {"generator.dev.serve", "generator.__main__"}  # the running server itself
 
 
 class LiveSite:
@@ -133,7 +133,7 @@ class LiveSite:
         LiveReloadHandler.reload_waiters("*" if built else FAILED_PATH)
 
     def _with_client(self, page: bytes) -> bytes:
-        """Add dev_client.js in the head, so that it runs (and registers its plugin)
+        """Add client.js in the head, so that it runs (and registers its plugin)
         before the livereload.js that livereload inserts just before </head>."""
         tag = (f'<script src="{CLIENT_URL}" data-build="{html.escape(self.build_id)}" '
                f'data-state="{STATE_URL}" data-failed="{FAILED_PATH}"></script>').encode("utf-8")
@@ -150,11 +150,11 @@ class LiveSite:
                     del sys.modules[name]
             importlib.invalidate_caches()
             _log("generator/ changed: reloading its code.")
-            if GENERATOR / "serve.py" in changed:
+            if Path(__file__).resolve() in changed:
                 _log("serve.py itself changed: restart the server to use the new one.")
         build = importlib.import_module("generator.build")
         errors = importlib.import_module("generator.errors")
-        cache = importlib.import_module("generator.cache")
+        cache = importlib.import_module("generator.cache.build")
         self._modules, self._cache = (build, errors, cache), cache.BuildCache()
 
     def _fail(self, err: Exception, warnings: list) -> None:

@@ -10,12 +10,12 @@ from types import ModuleType
 
 import numpy as np
 
-from . import charts
-from .cache import BuildCache
-from .content import Explainer, Site, Step
-from .errors import ContentError, Problem
+from ..render import charts
+from ..cache.build import BuildCache
+from ..load.content import Explainer, Site, Step
+from ..errors import ContentError, Problem
 from .formats import formatter, is_shared, plain
-from .models import _line_in, load_model, resolve_controls
+from ..load.models import _line_in, load_model, resolve_controls
 
 
 @dataclass

@@ -22,10 +22,10 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from .cache import BuildCache
-from .content import Site
-from .diskcache import digest, kept
-from .sharing import offline_path
+from ..cache.build import BuildCache
+from ..load.content import Site
+from ..cache.disk import digest, kept
+from ..render.sharing import offline_path
 
 _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
 _ATTRIBUTE = re.compile(r'(\s)(href|src)="([^"]*)"')

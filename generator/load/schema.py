@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from .charts import KINDS
-from .errors import Problem
-from .formats import formatter
+from ..render.charts import KINDS
+from ..errors import Problem
+from ..compute.formats import formatter
 
 _TYPE_NAMES = {
     str: "a string",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from .content import Explainer, Site, Step
+from ..load.content import Explainer, Site, Step
 
 EMBED_DIR = "embed"
 OFFLINE_DIR = "offline"

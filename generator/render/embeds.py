@@ -7,14 +7,14 @@ and Moodle strip scripts but keep iframes. A step embed carries only its own
 step's data, so it stays small."""
 from __future__ import annotations
 
-from .cache import BuildCache
-from .content import Explainer, Site
+from ..cache.build import BuildCache
+from ..load.content import Explainer, Site
 from .seo import Head, description_of
 from .pages import Page, explainer_href, page_charts, step_view
 from .payload import explainer_payload, step_payload
 from .prose import MarkdownRenderer, StepProse
 from .sharing import embed_path
-from .states import StepStates
+from ..compute.states import StepStates
 from .theme import Theme
 
 ROOT = "../../"  # embed/<slug>/ is two levels below the build root

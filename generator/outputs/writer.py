@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from .errors import BuildError
+from ..errors import BuildError
 
 # Marks a folder as made by this generator, so we never replace a user's folder.
 MARKER = ".generator-build"

@@ -11,7 +11,7 @@ import unicodedata
 import zipfile
 from pathlib import Path
 
-from .errors import BuildError
+from ..errors import BuildError
 from .writer import MARKER
 
 # The earliest date a zip entry can hold; any fixed date would do.

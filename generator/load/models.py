@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .content import Explainer
-from .errors import ContentError, Problem
+from ..errors import ContentError, Problem
 from .frontmatter import unreadable_reason
 from .schema import line_of
 
@@ -90,7 +90,7 @@ def _model_list(model, name, path, field, errors, line=None):
     if len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
         return None
-    from .formats import plain
+    from ..compute.formats import plain
 
     return [plain(v) for v in value]
 

@@ -1,0 +1,1 @@
+"""Reuse between builds: the build cache (one owner, passed in) and the disk cache."""

@@ -1,0 +1,1 @@
+"""Compute every state of every page, and the values they hold."""

@@ -1,0 +1,1 @@
+"""Read and validate the content: site config, schema, front matter, models."""

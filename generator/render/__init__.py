@@ -1,0 +1,1 @@
+"""Turn computed states into HTML: themes, templates, prose, charts and page data."""
