@@ -24,8 +24,8 @@ def rebuild(content, themes, cache):
     result = build(content, None, themes, cache=cache)
     fresh = build(content, None, themes)
     assert _bytes(result.files) == _bytes(fresh.files)  # reuse never changes the output
-    # The page's data, embeds and single-file copy are remade exactly when the page is.
-    for derived in ("payload", "embeds", "offline"):
+    # The page's data and single-file copy are remade exactly when the page (with its embeds) is.
+    for derived in ("payload", "offline"):
         assert sorted(cache.made[derived]) == sorted(cache.made["page"]), derived
     return {kind: sorted(cache.made[kind]) for kind in ("states", "charts", "prose", "page")}
 
