@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ..cache.build import BuildCache
+from ..errors import ContentError
 from ..kinds import PageSource, kind_of
 from ..load.content import SeriesEntry, Site
 from . import seo
@@ -96,12 +97,23 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
                  cache: BuildCache | None = None) -> list[Page]:
     """Every page; with a cache, a content page whose inputs are unchanged is reused."""
     cache = cache or BuildCache()
+    _check_runtimes(site, theme)
     context = RenderContext(site, theme, assets, cache, MarkdownRenderer())
     pages = [_index_page(context), _not_found_page(context)]
     for source in site.pages:
         pages += cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
             source, computed[source.slug], prose[source.slug], context))
     return pages
+
+
+def _check_runtimes(site: Site, theme: Theme) -> None:
+    """Every kind in the site drives its pages with a script of the theme's."""
+    static = theme.static_files()
+    for name in sorted({page.kind for page in site.pages}):
+        runtime = kind_of(next(page for page in site.pages if page.kind == name)).runtime
+        if runtime not in static:
+            raise ContentError.one(theme.chain[0], f"theme {theme.name!r} has no static/{runtime}, the script "
+                                   f"that runs pages of kind {name!r}")
 
 
 def _index_page(context: RenderContext) -> Page:
