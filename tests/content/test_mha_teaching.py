@@ -244,3 +244,13 @@ def test_every_cited_work_is_referenced(page):
     cited = {(name, int(year)) for name, year in cited}
     assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
     assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+
+
+def test_step6_positional_head_sends_most_of_the_rest_to_the_neighbours(page, model):  # noqa: F811
+    """'Most of the rest goes to the neighbouring words', for every query."""
+    pattern = model.PATTERNS[model.PATTERN_NAMES.index("Positional")]
+    for i, row in enumerate(pattern):
+        neighbours = model.window_share(row, i) - row[i]
+        assert neighbours > (1 - row[i]) / 2, model.TOKENS[i]
+    said = [p for s, p in _states(page, 6) if s.values["pattern"] == "Positional"]
+    assert said and all("Most of the rest goes to the neighbouring words" in p for p in said)
