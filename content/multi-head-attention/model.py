@@ -10,9 +10,14 @@ a width of 64, and attention patterns that are small enough to read by eye.
 Two kinds of data live here:
 
 * random weights (embeddings, W_Q, W_K, W_V, W_O) from a fixed seed, so the
-  single head of step 1 behaves like an untrained, near-random head;
+  single head of step 1 behaves like an untrained, near-random head; W_O's rows
+  for head 1 are then scaled by one hand-set factor (HEAD_GAINS), which step 5
+  states on the page;
 * eight hand-set attention patterns, written as simple rules, that illustrate
   head types people have found in trained models. They were not learned.
+
+Counts, rankings and worked examples the prose states are returned as values
+computed here, and tests/content/test_mha_teaching.py recomputes each claim.
 """
 
 import math
