@@ -13,7 +13,32 @@ from .spotlight import Round, play_round, smallest_spotlight
 
 MAX_STATES = 4096
 
-ROUNDS: tuple[Round, ...] = ()
+KINDS = ("agreement", "reference", "two heads", "mix")
+
+
+def _words(sentence: str) -> tuple[str, ...]:
+    return tuple(sentence.split())
+
+
+ROUNDS: tuple[Round, ...] = (
+    # Bock and Miller's attraction errors: the verb agrees with "keys", not "cabinet".
+    Round("Agreement", "agreement", _words("the keys to the cabinet <mask>"), "are",
+          heads=(2,), candidates=(0, 1, 2, 3, 4), one_word_per_head=False,
+          roles={"subject": 1, "attractor": 4}),
+    # "she" fits the queen only; the queen is the first noun, not the nearest.
+    Round("Reference", "reference",
+          _words("the queen thanked the king and she laughed . who laughed ? <mask>"), "queen",
+          heads=(3,), candidates=(1, 2, 4, 5, 6, 7, 9, 11), one_word_per_head=False,
+          roles={"referent": 1, "other": 4, "pronoun": 6}),
+    # "deer" is the same word for one and many: "this" gives the number, "deer" the verb.
+    Round("Two heads", "two heads", _words("this deer under the cat <mask>"), "grazes",
+          heads=(0, 2), candidates=(0, 1, 2, 3, 4), one_word_per_head=True,
+          roles={"determiner": 0, "subject": 1}),
+    # The same with three heads, eight words and two attractors, one an invariant animal.
+    Round("Three heads", "mix", _words("these deer under this fish behind the bird <mask>"), "graze",
+          heads=(1, 2, 3), candidates=(0, 1, 2, 3, 4, 5, 6, 7), one_word_per_head=True,
+          roles={"determiner": 0, "subject": 1}),
+)
 
 
 def _other_form(word: str) -> str:
@@ -25,9 +50,22 @@ def _other_form(word: str) -> str:
     raise ValueError(f"{word!r} is not a verb of the grammar")
 
 
-def check(model, round_: Round, kind: str) -> dict:
-    """Whether ``round_`` has the property its kind ("1" … "4") needs, with a margin
-    (the smallest confidence the property rests on, for ranking candidates)."""
+def check(model, round_: Round) -> dict:
+    """Whether ``round_`` has the property its kind needs, with a margin (how much
+    confidence the property rests on, for ranking candidates).
+
+    * agreement: the subject alone in the spotlight gives the target, the
+      attractor alone the verb form of the other number;
+    * reference: the referent alone gives the target;
+    * two heads: no controlled head alone (the others' spotlights empty) reaches
+      the target with any one word, and one word in each of two heads does;
+    * mix: no head alone reaches the target with any one word, and some spotlight does.
+
+    In every kind the empty spotlight must miss the target and the round must
+    have at most MAX_STATES spotlights. Returns {"ok", "margin", "outcome",
+    "smallest"} (the index of the smallest working spotlight, or None).
+    """
+    kind = round_.kind
     outcome = play_round(model, round_)
     answers, confidence = outcome.answers, outcome.confidence
     heads, roles = round_.heads, round_.roles
@@ -36,23 +74,23 @@ def check(model, round_: Round, kind: str) -> dict:
     # A round the reader solves with an empty spotlight teaches nothing.
     if len(answers) > MAX_STATES or smallest is None or answers[round_.state({})] == round_.target:
         return result
-    if kind == "1":
+    if kind == "agreement":
         subject = round_.state({heads[0]: [roles["subject"]]})
         attractor = round_.state({heads[0]: [roles["attractor"]]})
         result["ok"] = (answers[subject] == round_.target
                         and answers[attractor] == _other_form(round_.target))
         result["margin"] = float(min(confidence[subject], confidence[attractor]))
-    elif kind == "2":
+    elif kind == "reference":
         referent = round_.state({heads[0]: [roles["referent"]]})
         result["ok"] = answers[referent] == round_.target
         result["margin"] = float(confidence[referent])
-    else:
+    elif kind in ("two heads", "mix"):
         # No head alone reaches the target, whatever its word (the others' spotlights empty)...
         alone = [round_.state({head: [position]}) for head in heads for position in round_.candidates]
         target = grammar.IDS[round_.target]
         best_alone = float(outcome.probabilities[alone, target].max())
         result["ok"] = all(answers[s] != round_.target for s in alone)
-        if kind == "3":
+        if kind == "two heads":
             # ... and one word per head, both heads, does.
             pairs = np.flatnonzero((outcome.spotlights.sum(axis=2) == 1).all(axis=1)
                                    & (np.array(answers) == round_.target))
@@ -60,4 +98,6 @@ def check(model, round_: Round, kind: str) -> dict:
             result["margin"] = float(confidence[pairs].max()) - best_alone if len(pairs) else 0.0
         else:
             result["margin"] = float(confidence[smallest]) - best_alone
+    else:
+        raise ValueError(f"unknown round kind {kind!r}; expected one of {', '.join(KINDS)}")
     return result

@@ -27,14 +27,15 @@ def round_one(rng) -> Round | None:
     words, _ = grammar.agreement(rng)
     if len(words) != 6 or (words[1] in dict(grammar.THINGS)) == (words[4] in dict(grammar.THINGS)):
         return None  # one attractor, a thing of the other number
-    return Round("", _masked(words), words[-1], (rng.randrange(4),), (0, 1, 2, 3, 4), False,
+    return Round("", "agreement", _masked(words), words[-1], (rng.randrange(4),), (0, 1, 2, 3, 4), False,
                  {"subject": 1, "attractor": 4})
 
 
 def round_two(rng) -> Round:
     words, _ = grammar.reference(rng)
     referent = 1 if words[1] == words[-1] else 4
-    return Round("", _masked(words), words[-1], (rng.randrange(4),), (1, 2, 4, 5, 6, 7, 9, 10), False,
+    return Round("", "reference", _masked(words), words[-1], (rng.randrange(4),),
+                 (1, 2, 4, 5, 6, 7, 9, 11), False,
                  {"referent": referent, "other": 5 - referent, "pronoun": 6})
 
 
@@ -43,26 +44,27 @@ def round_three(rng, attractors: int = 1, heads: int = 2) -> Round | None:
     if words[1] not in grammar.INVARIANT or len(words) != 3 + 3 * attractors:
         return None
     chosen = tuple(sorted(rng.sample(range(4), heads)))
-    return Round("", _masked(words), words[-1], chosen, tuple(range(len(words) - 1)), True,
+    kind = "two heads" if heads == 2 else "mix"
+    return Round("", kind, _masked(words), words[-1], chosen, tuple(range(len(words) - 1)), True,
                  {"determiner": 0, "subject": 1})
 
 
 def main(tries: int = 400) -> None:
     model = load()
     rng = random.Random(1)
-    makers = {"1": round_one, "2": round_two, "3": round_three,
-              "4": lambda r: round_three(r, attractors=2, heads=3)}
+    makers = {1: round_one, 2: round_two, 3: round_three,
+              4: lambda r: round_three(r, attractors=2, heads=3)}
     for number, make in makers.items():
         found = {}
         for _ in range(tries):
             round_ = make(rng)
             if round_ is None or (round_.words, round_.heads) in found:
                 continue
-            result = check(model, round_, number)
+            result = check(model, round_)
             if result["ok"]:
                 found[(round_.words, round_.heads)] = (result["margin"], round_)
         best = sorted(found.values(), key=lambda pair: -pair[0])[:5]
-        print(f"round {number}: {len(found)} sentences work; the best:")
+        print(f"round {number}: {len(found)} of {tries} tries work; the best:")
         for margin, round_ in best:
             print(f"  {margin:.3f}  {' '.join(round_.words)} -> {round_.target}  heads {round_.heads}")
 

@@ -23,6 +23,7 @@ from .model import softmax
 class Round:
     """A round of the game, as found by ``search.py`` with the committed weights."""
     title: str
+    kind: str                       # the property it must have: see rounds.check
     words: tuple[str, ...]          # the sentence, with "<mask>" at the blank
     target: str
     heads: tuple[int, ...]          # the heads the reader controls (0-based)
