@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 PAD, MASK = "<pad>", "<mask>"
 
 # Things: singular, plural. They take is/are.
@@ -169,3 +171,16 @@ def corpus(seed: int, train_per_task: int, held_out_per_task: int) -> dict:
                 train.append((task, words, position))
                 count += 1
     return {"train": train, "held_out": held_out}
+
+
+def encode_corpus(examples) -> dict[str, np.ndarray]:
+    """Padded token ids (n, MAX_LEN), lengths, answer positions and task indices."""
+    n = len(examples)
+    tokens = np.zeros((n, MAX_LEN), np.int64)
+    lengths = np.zeros(n, np.int64)
+    positions = np.zeros(n, np.int64)
+    tasks = np.zeros(n, np.int64)
+    for i, (task, words, position) in enumerate(examples):
+        tokens[i, :len(words)] = encode(words)
+        lengths[i], positions[i], tasks[i] = len(words), position, TASKS.index(task)
+    return {"tokens": tokens, "lengths": lengths, "positions": positions, "tasks": tasks}

@@ -8,10 +8,8 @@ checks their properties, and the smallest working spotlight is always computed.
 """
 from __future__ import annotations
 
-import itertools
 import random
 
-import numpy as np
 
 from . import grammar
 from .rounds import check

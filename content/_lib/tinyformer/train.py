@@ -42,19 +42,6 @@ CONFIG = {
 }
 
 
-def encode_corpus(examples) -> dict[str, np.ndarray]:
-    """Padded token ids (n, MAX_LEN), lengths, answer positions and task indices."""
-    n = len(examples)
-    tokens = np.zeros((n, grammar.MAX_LEN), np.int64)
-    lengths = np.zeros(n, np.int64)
-    positions = np.zeros(n, np.int64)
-    tasks = np.zeros(n, np.int64)
-    for i, (task, words, position) in enumerate(examples):
-        tokens[i, :len(words)] = grammar.encode(words)
-        lengths[i], positions[i], tasks[i] = len(words), position, grammar.TASKS.index(task)
-    return {"tokens": tokens, "lengths": lengths, "positions": positions, "tasks": tasks}
-
-
 def make_batch(rng, data: dict, config: dict):
     """Inputs, causal flags, targets and loss weights for one mixed batch."""
     size = config["batch"]
@@ -109,7 +96,7 @@ def train(config: dict = CONFIG, log=print) -> tuple[dict, dict]:
     """Train from config["seed"]: (float64 parameters, corpus)."""
     rng = np.random.default_rng(config["seed"])
     corpus = grammar.corpus(config["seed"], config["train_per_task"], config["held_out_per_task"])
-    data = encode_corpus(corpus["train"])
+    data = grammar.encode_corpus(corpus["train"])
     params = init_params(rng, len(grammar.VOCAB), grammar.MAX_LEN, config["d_model"], config["heads"], DTYPE)
     first = {n: np.zeros_like(p) for n, p in params.items()}
     second = {n: np.zeros_like(p) for n, p in params.items()}

@@ -91,10 +91,8 @@ def held_out_accuracy(params: dict, examples: list) -> dict:
     than every other answer of its task (``ANSWERS``), since the grammar lets other
     words (a preposition, say) come next too.
     """
-    from .train import encode_corpus
-
     params = {n: np.asarray(p, np.float64) for n, p in params.items()}
-    data = encode_corpus(examples)
+    data = grammar.encode_corpus(examples)
     rows = np.arange(len(examples))
     answers = data["tokens"][rows, data["positions"]]
     masked = data["tokens"].copy()
