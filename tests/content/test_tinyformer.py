@@ -318,6 +318,17 @@ def test_the_smallest_working_spotlight_is_computed(trained):
         0: ["this"], 2: ["deer"]}
 
 
+def test_the_summary_lists_what_the_page_needs(trained):
+    rows = rounds.summary(trained)
+    assert [row["title"] for row in rows] == [r.title for r in tinyformer.ROUNDS]
+    assert [row["states"] for row in rows] == [2 ** 5, 2 ** 8, 6 ** 2, 9 ** 3]
+    assert [row["smallest_size"] for row in rows] == [1, 1, 2, 2]
+    first = rows[0]
+    assert first["words"][first["blank"]] == "<mask>" and first["candidates"] == words("the keys to the cabinet")
+    assert rows[1]["smallest"] == {3: ["queen"]}
+    assert all(0.5 < row["smallest_confidence"] <= 1 for row in rows)
+
+
 def test_loading_and_every_round_fit_the_build_budget():
     """Load plus all rounds: at most 0.5 x the ~0.3 s import floor (best of three)."""
     best = float("inf")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import grammar
-from .spotlight import Round, play_round, smallest_spotlight
+from .spotlight import Round, describe, play_round, smallest_spotlight
 
 MAX_STATES = 4096
 
@@ -101,3 +101,24 @@ def check(model, round_: Round) -> dict:
     else:
         raise ValueError(f"unknown round kind {kind!r}; expected one of {', '.join(KINDS)}")
     return result
+
+
+def summary(model) -> list[dict]:
+    """Each round as the game page needs it, with its smallest working spotlight
+    computed from the model: words, blank, target, heads, candidate words,
+    number of states, and the smallest spotlight ({head: [words]}), its size
+    and confidence."""
+    rows = []
+    for round_ in ROUNDS:
+        outcome = play_round(model, round_)
+        best = smallest_spotlight(outcome, round_.target)
+        rows.append({
+            "title": round_.title, "words": list(round_.words), "blank": round_.blank,
+            "target": round_.target, "heads": list(round_.heads),
+            "candidates": [round_.words[p] for p in round_.candidates],
+            "states": len(outcome.answers),
+            "smallest": describe(round_, outcome, best),
+            "smallest_size": int(outcome.sizes[best]),
+            "smallest_confidence": float(outcome.confidence[best]),
+        })
+    return rows

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-
 from . import grammar
 from .rounds import check
 from .spotlight import Round
