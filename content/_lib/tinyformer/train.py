@@ -6,7 +6,8 @@ Each step draws a batch from the training corpus. Three quarters of the
 sentences are fill-in-the-blank examples (one word replaced by ``<mask>``, every
 position sees the whole sentence); the rest are next-token examples (causal
 attention, every position predicts the word after it). One set of weights thus
-serves pages that want either. Adam, a fixed number of steps, no randomness
+serves pages that want either. In some fill-in examples some heads attend to the
+blank only, as the game's kept heads do (``_quiet_heads``). Adam, a fixed number of steps, no randomness
 beyond the seeded generator: the same numpy on the same machine gives the same
 weights.
 """
