@@ -122,3 +122,17 @@ def test_a_failed_build_keeps_the_last_entries(two_explainers):
         build(content, None, themes, cache=cache)
     step.write_text(good)
     assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [], "page": []}
+
+
+def test_an_edited_shared_helper_recomputes_exactly_the_pages_that_import_it(two_explainers):
+    content, themes = two_explainers
+    (content / "_lib").mkdir()
+    (content / "_lib" / "halves.py").write_text("HALF = 0.5\n")
+    model = content / "coin-flips" / "model.py"
+    edit(model, "import numpy as np\n", "import numpy as np\nfrom halves import HALF\n")
+    edit(model, "p = 0.5 ** np.arange(1, 4)", "p = HALF ** np.arange(1, 4)")
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    (content / "_lib" / "halves.py").write_text("HALF = 0.5  # a comment changes the file, not the value\n")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]  # softmax imports nothing shared
+    assert rebuild(content, themes, cache)["states"] == []
