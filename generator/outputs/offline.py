@@ -303,9 +303,13 @@ class _Copy(_Walk):
         if noindex is None:
             raise self._fail(0, "the page has no </head> or <body> to put noindex before")
         self._edits.append((noindex, noindex, '<meta name="robots" content="noindex">\n'))
-        if self._deferred:  # where they run in the order they had, after the page is parsed
-            at = len(self._source) if self._body_end is None else self._body_end
-            self._edits.append((at, at, "\n".join(self._deferred) + ("" if self._body_end is None else "\n")))
+        # Deferred scripts go last, where they run in the order they had; one edit each, so
+        # text() is the only copy of them (edits at one place keep the order they came in).
+        at = len(self._source) if self._body_end is None else self._body_end
+        pieces = [piece for script in self._deferred for piece in ("\n", script)][1:]
+        if pieces and self._body_end is not None:
+            pieces.append("\n")
+        self._edits += [(at, at, piece) for piece in pieces]
 
     def _inline_script(self, text: str, attributes: list[_Attribute], values: dict, at: int, closed: bool):
         path = self._file(values["src"], text, at)
