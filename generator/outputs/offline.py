@@ -164,7 +164,9 @@ class _Walk(HTMLParser):
 
     def text(self) -> str:
         pieces, at = [], 0
-        for start, end, text in sorted(self._edits, key=lambda edit: edit[0]):
+        # By start, an insertion before an edit at the same place; sorted() keeps the order
+        # in which insertions at one place came.
+        for start, end, text in sorted(self._edits, key=lambda edit: edit[:2]):
             pieces += (self._source[at:start], text)
             at = end
         pieces.append(self._source[at:])
@@ -273,13 +275,13 @@ class _Copy(_Walk):
         rel = (values.get("rel") or "").lower().split()
         if tag == "body" and self._body_start is None:
             self._body_start = at
-        if tag == "script" and values.get("src"):
+        if tag == "script" and (values.get("src") or "").strip():
             self._inline_script(text, attributes, values, at, closed)
         elif tag == "link" and "canonical" in rel:
             # A copy is for keeping, not for search results: the site's own page is the one to index.
             end = at + len(text)
             self._edits.append((at, end + 1 if self._source.startswith("\n", end) else end, ""))
-        elif tag == "link" and "stylesheet" in rel and "alternate" not in rel and values.get("href"):
+        elif tag == "link" and "stylesheet" in rel and "alternate" not in rel and (values.get("href") or "").strip():
             self._inline_stylesheet(text, attributes, values["href"], at)
         else:
             self._rewrite_references(text, attributes, at)
@@ -349,7 +351,7 @@ class _Copy(_Walk):
     def _reference(self, attribute: _Attribute, text: str, at: int) -> str | None:
         """The new value of an href or src: a data: URI for a file of the build, an
         address under base_url for a page of the site, "" to drop it, None to keep it."""
-        value = attribute.value
+        value = (attribute.value or "").strip()  # browsers ignore the spaces around an address
         if not value or value.startswith("#") or _is_absolute(value):
             return None
         path = _build_path(self._page, value)
@@ -358,11 +360,12 @@ class _Copy(_Walk):
         if path is not None and path not in self._files and posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
             raise self._missing(text, path, at)
         if self._base_url:
-            return urljoin(self._base_url + self._page, attribute.raw).replace('"', "&quot;")
+            return urljoin(self._base_url + self._page, attribute.raw.strip()).replace('"', "&quot;")
         return ""
 
     def _file(self, reference: str, text: str, at: int) -> str | None:
         """The file of the build a script or stylesheet names; None for one on another site."""
+        reference = reference.strip()
         if _is_absolute(reference):
             return None
         path = _build_path(self._page, reference)
