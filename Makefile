@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: build test serve check new docs dist clean browser java bench
+.PHONY: build test serve check new docs dist clean browser java bench retrain
 
 build: $(VENV)/.runtime node_modules/.package-lock.json
 	$(PY) -m generator build
@@ -29,6 +29,11 @@ new: $(VENV)/.runtime
 # Regenerate the field reference in docs/authoring.md from the schema.
 docs: $(VENV)/.runtime
 	$(PY) -m generator.dev.reference
+
+# Train the Spotlight game's tiny transformer (content/_lib/tinyformer) from its fixed
+# seed and write weights.npz and card.json beside it. The build only loads them.
+retrain: $(VENV)/.runtime
+	PYTHONPATH=content/_lib $(PY) -m tinyformer.train
 
 test: $(VENV)/.dev browser java node_modules/.package-lock.json build
 	$(PY) -m pytest

@@ -1,22 +1,23 @@
 """build(): the list of its stages. Everything is read and checked before
-anything is written, and build/ is replaced only once the new one is complete."""
+anything is written, and build/ is replaced only once the new one is complete.
+The stages know pages of any kind (kinds/) and call only their interface."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from .outputs.assets import collect_assets, versioned_names
 from .cache.build import BuildCache
-from .load.content import Site, load_site
-from .render.embeds import render_embeds
+from .compute.states import compute_site
 from .errors import Problem, StrictModeError
+from .kinds import kind_of
+from .load.content import Site, load_site
+from .outputs.assets import collect_assets, versioned_names
 from .outputs.offline import render_offline
+from .outputs.writer import write_site
 from .render.pages import render_pages
 from .render.prose import render_prose
 from .render.seo import site_files
-from .compute.states import StepStates, compute_site
 from .render.theme import load_theme
-from .outputs.writer import write_site
 
 
 @dataclass
@@ -24,11 +25,11 @@ class BuildResult:
     site: Site
     files: dict[str, bytes | Path]
     warnings: list[Problem]
-    computed: dict[str, list[StepStates]]
+    computed: dict[str, object]   # slug -> the page's states, as its kind computed them
 
     @property
     def state_count(self) -> int:
-        return sum(len(step.states) for steps in self.computed.values() for step in steps)
+        return sum(kind_of(page).state_count(self.computed[page.slug]) for page in self.site.pages)
 
 
 def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str | None = None, *,
@@ -38,24 +39,23 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
 
     `warnings` collects the warnings (the caller reports and counts them); with
     `strict`, any warning fails the build before anything is written. `cache`
-    lets the dev server reuse what an unchanged explainer computed last time."""
+    lets the dev server reuse what an unchanged page computed last time."""
     cache = cache or BuildCache()
     cache.begin()
-    site = load_site(content_dir, warnings)                           # 1. load and validate
+    site = load_site(content_dir, warnings)                               # 1. load and validate
     chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path)
-    computed = compute_site(site, cache=cache)                        # 2. compute every state
-    prose = render_prose(site, computed, cache)                       # 3. prose of every state
+    computed = compute_site(site, cache=cache)                            # 2. compute every state
+    prose = render_prose(site, computed, cache)                           # 3. text of every state
     assets = collect_assets(chosen)
     names = versioned_names(assets)
-    pages = render_pages(site, computed, prose, chosen, names, cache)  # 4. pages
-    embeds = render_embeds(site, computed, prose, chosen, names, cache)  #  embeds for iframes
+    pages = render_pages(site, computed, prose, chosen, names, cache)     # 4. pages, embeds
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
-    files.update({page.path: page.html.encode("utf-8") for page in pages + embeds})
-    files.update(render_offline(site, files, chosen, names, cache))   #    single-file copies
-    files.update(site_files(site, pages))                             # 5. sitemap.xml, robots.txt
+    files.update({page.path: page.html.encode("utf-8") for page in pages})
+    files.update(render_offline(site, pages, files, chosen, names, cache))  #  single-file copies
+    files.update(site_files(site, pages))                                 # 5. sitemap.xml, robots.txt
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are, no Jekyll pass
     if strict and site.warnings:
         raise StrictModeError(site.warnings)
     if out_dir is not None:
-        write_site(out_dir, files, protect=(content_dir, themes_dir))  # 6. write, atomically
+        write_site(out_dir, files, protect=(content_dir, themes_dir))      # 6. write, atomically
     return BuildResult(site, files, site.warnings, computed)

@@ -115,8 +115,8 @@ def _check(args, warnings: list[Problem]) -> int:
 
     result = build(args.content, None, args.themes, args.theme, strict=args.strict, warnings=warnings)
     _print(report_lines(None, warnings, Path.cwd()))
-    explainers = len(result.site.explainers)
-    print(f"OK: {explainers} explainer{'' if explainers == 1 else 's'} and {result.state_count} states "
+    pages = len(result.site.pages)
+    print(f"OK: {pages} page{'' if pages == 1 else 's'} and {result.state_count} states "
           f"checked{_warning_total(warnings)}.")
     return 0
 

@@ -9,7 +9,7 @@ import pytest
 from generator.outputs import assets
 
 from generator.render import charts
-from generator.load.content import Chart
+from generator.kinds.explainer.content import Chart
 from generator.errors import BuildError
 
 from .conftest import ROOT

@@ -24,8 +24,8 @@ def rebuild(content, themes, cache):
     result = build(content, None, themes, cache=cache)
     fresh = build(content, None, themes)
     assert _bytes(result.files) == _bytes(fresh.files)  # reuse never changes the output
-    # The page's data, embeds and single-file copy are remade exactly when the page is.
-    for derived in ("payload", "embeds", "offline"):
+    # The page's data and single-file copy are remade exactly when the page (with its embeds) is.
+    for derived in ("payload", "offline"):
         assert sorted(cache.made[derived]) == sorted(cache.made["page"]), derived
     return {kind: sorted(cache.made[kind]) for kind in ("states", "charts", "prose", "page")}
 
@@ -122,3 +122,17 @@ def test_a_failed_build_keeps_the_last_entries(two_explainers):
         build(content, None, themes, cache=cache)
     step.write_text(good)
     assert rebuild(content, themes, cache) == {"states": [], "charts": [], "prose": [], "page": []}
+
+
+def test_an_edited_shared_helper_recomputes_exactly_the_pages_that_import_it(two_explainers):
+    content, themes = two_explainers
+    (content / "_lib").mkdir()
+    (content / "_lib" / "halves.py").write_text("HALF = 0.5\n")
+    model = content / "coin-flips" / "model.py"
+    edit(model, "import numpy as np\n", "import numpy as np\nfrom halves import HALF\n")
+    edit(model, "p = 0.5 ** np.arange(1, 4)", "p = HALF ** np.arange(1, 4)")
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    (content / "_lib" / "halves.py").write_text("HALF = 0.5  # a comment changes the file, not the value\n")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]  # softmax imports nothing shared
+    assert rebuild(content, themes, cache)["states"] == []

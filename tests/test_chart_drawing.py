@@ -21,7 +21,7 @@ def page(built_site, offline_page):
 def step_titles():
     from generator.load.content import load_site
 
-    return [step.title for step in load_site(CONTENT).explainers[0].steps]
+    return [step.title for step in load_site(CONTENT).pages[0].steps]
 
 
 def drawn(section) -> bool:

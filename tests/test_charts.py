@@ -7,7 +7,7 @@ import re
 
 from generator.render import charts
 from generator.render.charts.common import CATEGORICAL, ink_on
-from generator.load.content import Chart
+from generator.kinds.explainer.content import Chart
 from generator.load.schema import LABELS
 
 from .conftest import THEMES

@@ -36,9 +36,9 @@ def test_no_command_prints_the_commands(capsys):
         assert command in out
 
 
-def test_check_reports_explainers_and_states(capsys):
+def test_check_reports_pages_and_states(capsys):
     assert main(["check", "--content", str(TINY)]) == 0
-    assert "OK: 1 explainer and 3 states checked." in capsys.readouterr().out
+    assert "OK: 1 page and 3 states checked." in capsys.readouterr().out
 
 
 def test_warnings_are_printed_and_counted(tmp_site, tmp_path, capsys):

@@ -15,7 +15,7 @@ def problems(content):
 def test_tiny_site_loads(tmp_site):
     site = load_site(tmp_site())
     assert site.config.title == "Tiny Site"
-    [explainer] = site.explainers
+    [explainer] = site.pages
     assert explainer.slug == "coin-flips"
     [step] = explainer.steps
     assert step.number == 1 and step.slug == "runs"

@@ -14,7 +14,8 @@ import pytest
 from generator.build import build
 from generator.load.content import load_site
 from generator.render.prose import render_prose
-from generator.render.sharing import embed_code
+from generator.kinds.explainer.pages import step_embed_code
+from generator.render.urls import Urls
 from generator.compute.states import compute_site
 
 from .conftest import CONTENT, THEMES
@@ -53,7 +54,7 @@ def test_every_explainer_and_step_has_an_embed(tiny_build):
 def test_a_step_embed_carries_only_its_own_step(built_site):
     out, result = built_site
     full = payload((out / SLUG / "index.html").read_text())
-    explainer = result.site.explainers[0]
+    explainer = result.site.pages[0]
     for number, step in enumerate(explainer.steps, start=1):
         page = (out / "embed" / SLUG / f"step-{number}.html").read_text()
         data = payload(page)
@@ -70,8 +71,8 @@ def test_the_explainer_and_each_step_offer_their_iframe_code(tiny_build):
     page = (tiny_build / "coin-flips/index.html").read_text()
     boxes = re.findall(r"(<textarea[^>]*data-embed-code[^>]*>)(.*?)</textarea>", page, re.S)
     site = load_site(tiny_build.parent / "content")
-    explainer = site.explainers[0]
-    whole, step = embed_code(site, explainer, None, "../"), embed_code(site, explainer, explainer.steps[0], "../")
+    explainer = site.pages[0]
+    whole, step = step_embed_code(Urls("page/index.html", site.config.base_url), explainer, None), step_embed_code(Urls("page/index.html", site.config.base_url), explainer, explainer.steps[0])
     assert [html.unescape(code) for _, code in boxes] == [whole.html, step.html]
     assert whole.src == "../embed/coin-flips/index.html" and whole.height > step.height
     assert 'data-embed-src="../embed/coin-flips/step-1.html"' in boxes[1][0]

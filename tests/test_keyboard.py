@@ -42,7 +42,7 @@ def readouts(section):
 def test_one_step_of_each_explainer_by_keyboard(themed_site, browser, computed):
     theme, out = themed_site
     site, states = computed
-    for explainer in site.explainers:
+    for explainer in site.pages:
         steps = states[explainer.slug]
         first = next(s for s in steps if s.step.controls)
         control = first.step.controls[0]

@@ -164,7 +164,7 @@ def test_question_headings_are_inline_markdown():
 @pytest.fixture(scope="module")
 def explainer():
     site = load_site(CONTENT)
-    return site, next(e for e in site.explainers if e.slug == SLUG)
+    return site, next(e for e in site.pages if e.slug == SLUG)
 
 
 @pytest.fixture
@@ -230,7 +230,7 @@ def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
     out, _ = built_site
     html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
     site = load_site(CONTENT)
-    titles = [step.chart.title for step in site.explainers[0].steps if step.chart.title]
+    titles = [step.chart.title for step in site.pages[0].steps if step.chart.title]
     shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)
     assert shown and [html_module.unescape(t) for t in shown] == titles
     data = html[html.index('id="explainer-data"'):]

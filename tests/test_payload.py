@@ -1,7 +1,8 @@
 import json
 import re
 
-from generator.render.payload import Pool, canonical, chart_payload, explainer_payload, script_json, step_payload
+from generator.kinds.explainer.payload import chart_payload, explainer_payload, step_payload
+from generator.render.payload import Pool, canonical, script_json
 
 
 def test_script_json_cannot_close_the_script():

@@ -37,8 +37,8 @@ def test_new_explainer_builds_checks_strict_and_joins_the_series(tmp_site, tmp_p
     checked = cli("check", "--strict", "--content", content)
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
     site = load_site(content)
-    assert [e.slug for e in site.explainers] == ["coin-flips", "my-topic"]
-    [step] = site.explainers[1].steps
+    assert [e.slug for e in site.pages] == ["coin-flips", "my-topic"]
+    [step] = site.pages[1].steps
     assert len(step.controls) == 1 and len(step.readouts) == 1 and step.chart.kind == "bar"
     assert "{{" in step.prose  # the prose uses computed values
 
@@ -67,7 +67,7 @@ def test_an_explainer_already_listed_is_not_listed_twice(tmp_site):
     assert not made.added_to_series
     assert (content / "site.toml").read_bytes() == before
     assert 'title = "Dice"' in (content / "dice" / "explainer.md").read_text()
-    assert [e.slug for e in load_site(content).explainers] == ["coin-flips", "dice"]
+    assert [e.slug for e in load_site(content).pages] == ["coin-flips", "dice"]
 
 
 @pytest.mark.parametrize("slug", ["My Topic", "my_topic", "-topic", "topic-", ""])
@@ -90,7 +90,7 @@ def test_refuses_when_series_is_an_inline_list(tmp_site):
 def test_a_title_with_quotes_stays_valid_toml(tmp_site):
     content = tmp_site()
     scaffold(content, "quotes", title='The "Best" Path \\ Ever')
-    explainer = {e.slug: e for e in load_site(content).explainers}["quotes"]
+    explainer = {e.slug: e for e in load_site(content).pages}["quotes"]
     assert explainer.title == 'The "Best" Path \\ Ever'
 
 

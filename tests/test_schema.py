@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from generator.load import schema
+from generator.kinds.explainer import schema as explainer_schema
 from generator.load.content import load_site
 from generator.errors import ContentError
 
@@ -87,7 +88,7 @@ def validate(text, table):
 
 
 def test_problems_in_nested_tables_point_at_their_own_lines():
-    _, errors, warnings = validate(STEP, schema.STEP)
+    _, errors, warnings = validate(STEP, explainer_schema.STEP)
     found = {p.field: p.line for p in errors}
     assert found == {"controls[1].label": 13, "chart.height": 20}
     [warning] = warnings
@@ -96,13 +97,13 @@ def test_problems_in_nested_tables_point_at_their_own_lines():
 
 def test_a_missing_key_in_a_table_points_at_the_table():
     text = STEP.replace('kind = "bar"\n', "")
-    _, errors, _ = validate(text, schema.STEP)
+    _, errors, _ = validate(text, explainer_schema.STEP)
     assert {p.field: p.line for p in errors}["chart.kind"] == 18
 
 
 def test_every_option_has_a_docstring_and_a_type():
-    for table in (schema.SITE, schema.LABELS, schema.SERIES_ENTRY, schema.EXPLAINER, schema.REFERENCE,
-                  schema.STEP, schema.CONTROL, schema.READOUT, schema.CHART):
+    for table in (schema.SITE, schema.LABELS, schema.SERIES_ENTRY, explainer_schema.EXPLAINER, schema.REFERENCE,
+                  explainer_schema.STEP, explainer_schema.CONTROL, explainer_schema.READOUT, explainer_schema.CHART):
         for key, option in table.items():
             assert option.doc.strip() and option.types, key
 

@@ -116,7 +116,7 @@ def test_article_json_ld_matches_the_page(published):
     assert article["inLanguage"] == "en"
     assert article["isPartOf"]["url"] == BASE and article["isPartOf"]["name"] == "Lensa ML"
     site = load_site(CONTENT)
-    [explainer] = [e for e in site.explainers if e.slug == "multi-head-attention"]
+    [explainer] = [e for e in site.pages if e.slug == "multi-head-attention"]
     assert [c["name"] for c in article["citation"]] == [r.title for r in explainer.references]
     assert [c["datePublished"] for c in article["citation"]] == [str(r.year) for r in explainer.references]
 

@@ -4,7 +4,9 @@ import re
 from html.parser import HTMLParser
 
 from generator.load.content import load_site
-from generator.render.sharing import IFRAME_ATTRIBUTES, embed_code, embed_path, iframe_html, offline_path
+from generator.kinds.explainer.pages import step_embed_code
+from generator.render.sharing import IFRAME_ATTRIBUTES, iframe_html
+from generator.render.urls import Urls, embed_path, offline_path
 
 
 class Tags(HTMLParser):
@@ -25,8 +27,8 @@ def test_addresses():
 
 def test_code_without_base_url_is_relative_to_the_page(tmp_site):
     site = load_site(tmp_site())
-    explainer = site.explainers[0]
-    code = embed_code(site, explainer, explainer.steps[0], "../")
+    explainer = site.pages[0]
+    code = step_embed_code(Urls("page/index.html", site.config.base_url), explainer, explainer.steps[0])
     assert code.src == "../embed/coin-flips/step-1.html" and not code.absolute
     [(tag, attributes)] = Tags(code.html).tags
     assert tag == "iframe"
@@ -43,7 +45,7 @@ def test_code_with_base_url_is_absolute(tmp_site):
     config = content / "site.toml"
     config.write_text('base_url = "https://example.org/course"\n' + config.read_text())
     site = load_site(content)
-    code = embed_code(site, site.explainers[0], site.explainers[0].steps[0], "../")
+    code = step_embed_code(Urls("page/index.html", site.config.base_url), site.pages[0], site.pages[0].steps[0])
     assert code.absolute
     assert code.src == "https://example.org/course/embed/coin-flips/step-1.html"
 

@@ -10,9 +10,14 @@ a width of 64, and attention patterns that are small enough to read by eye.
 Two kinds of data live here:
 
 * random weights (embeddings, W_Q, W_K, W_V, W_O) from a fixed seed, so the
-  single head of step 1 behaves like an untrained, near-random head;
+  single head of step 1 behaves like an untrained, near-random head; W_O's rows
+  for head 1 are then scaled by one hand-set factor (HEAD_GAINS), which step 5
+  states on the page;
 * eight hand-set attention patterns, written as simple rules, that illustrate
   head types people have found in trained models. They were not learned.
+
+Counts, rankings and worked examples the prose states are returned as values
+computed here, and tests/content/test_mha_teaching.py recomputes each claim.
 """
 
 import math
@@ -30,23 +35,37 @@ HEAD_COUNTS = [1, 2, 4, 8]          # step 2 and step 4: how many heads share d_
 HEADS = [1, 2, 3, 4, 5, 6, 7, 8]    # step 3: the eight hand-set heads
 FOUR_HEADS = [1, 2, 3, 4]           # steps 5 and 6: the four-head layer
 
+# The first four are the layer of steps 4 to 6. They are chosen so that the
+# question step 1 asks (EXAMPLE_QUERY wants both EXAMPLE_KEYS) is answered by
+# separate heads of that layer; tests/content checks that it stays so.
 PATTERN_NAMES = [
     "Positional",
     "Previous token",
-    "Next token",
     "Subject ↔ verb",
+    "Content word",
+    "Next token",
     "Determiner ↔ noun",
     "Broad / uniform",
-    "Content word",
     "First-token sink",
 ]
 
-# The layer of steps 5 and 6 has four heads of width D_MODEL / 4.
+# The layer of steps 4 to 6 has four heads of width D_MODEL / 4.
 LAYER_HEADS = 4
 
-# Reference models quoted in step 2 (published sizes, not part of the toy).
-ORIGINAL_TRANSFORMER = {"d_model": 512, "heads": 8}   # Vaswani et al. 2017
-GPT3 = {"d_model": 12288, "heads": 96}                # GPT-3 175B
+# Step 1's example of a word that needs two things from two places: the verb
+# wants to know who sat and where. Step 6 shows which heads bring each one.
+EXAMPLE_QUERY = "sat"
+EXAMPLE_KEYS = {"who": "cat", "where": "mat"}
+
+# Published sizes of real models, quoted in the prose (not part of the toy).
+ORIGINAL_TRANSFORMER = {"d_model": 512, "heads": 8}          # Vaswani et al. 2017, base model
+GPT3 = {"d_model": 12288, "heads": 96}                       # Brown et al. 2020, Table 2.1, GPT-3 175B
+# Gemma Team 2024, Table 1 (and the released config): 16 heads of 256 in a
+# 3,072-wide model, so the concatenated heads are wider than d_model.
+GEMMA_7B = {"d_model": 3072, "heads": 16, "d_head": 256}
+# Llama 3 (Grattafiori et al. 2024; the released config of Llama-3-8B):
+# grouped-query attention, 32 query heads sharing 8 key/value heads of 128.
+LLAMA3_8B = {"d_model": 4096, "heads": 32, "kv_heads": 8, "d_head": 128}
 
 # ---------------------------------------------------------------------------
 # Random weights
@@ -68,13 +87,13 @@ W_K = _rng.standard_normal((D_MODEL, D_MODEL)) * INIT_SCALE / math.sqrt(D_MODEL)
 W_V = _rng.standard_normal((D_MODEL, D_MODEL)) / math.sqrt(D_MODEL)
 _W_O_RAW = _rng.standard_normal((D_MODEL, D_MODEL)) / math.sqrt(D_MODEL)
 
-# A trained W_O does not weigh its heads equally. To show that in step 5, each
-# block of W_O rows (the rows that read one head of the four-head layer) gets a
-# gain: head 1's rows (the positional head) are doubled, head 4's are trimmed a
-# little, heads 2 and 3 are left as drawn. With plain random rows the positional
-# head, which averages several neighbours, would have the smallest share; with
-# these gains it has the largest, about a third of the output.
-HEAD_GAINS = [2.0, 1.0, 1.0, 0.9]
+# A trained W_O does not weigh its heads equally. To show that in step 5, the
+# block of W_O rows that reads head 1 (the positional head) is scaled by hand;
+# the other heads keep their rows as drawn. Without this gain head 1 would not
+# lead: a head that spreads its weight averages several value vectors, which
+# partly cancel, so its output is shorter than that of a head that locks onto
+# one word. Step 5 says so on the page, with the shares of the unscaled W_O.
+HEAD_GAINS = [1.95, 1.0, 1.0, 1.0]
 W_O = _W_O_RAW * np.repeat(HEAD_GAINS, D_MODEL // LAYER_HEADS)[:, None]
 
 # ---------------------------------------------------------------------------
@@ -111,6 +130,21 @@ def head_blocks(width, heads):
     return [(i * d_k, (i + 1) * d_k) for i in range(heads)]
 
 
+def split_heads(x, heads):
+    """(length, d_model) -> (heads, length, d_k): reshape to (length, heads, d_k),
+    then swap the first two axes. A plain reshape to (heads, length, d_k) would
+    deal the numbers out row by row and mix tokens with heads."""
+    length, width = x.shape
+    return x.reshape(length, heads, width // heads).transpose(1, 0, 2)
+
+
+def merge_heads(x):
+    """(heads, length, d_k) -> (length, heads * d_k): the inverse of split_heads,
+    which is what concatenation is in code."""
+    heads, length, d_k = x.shape
+    return x.transpose(1, 0, 2).reshape(length, heads * d_k)
+
+
 def frobenius_shares(contributions):
     """Each matrix's Frobenius norm as a fraction of the sum of all the norms."""
     norms = np.array([np.linalg.norm(c) for c in contributions])
@@ -126,9 +160,17 @@ def window_share(row, index):
 def _join_words(words):
     # "The and cat", "The, cat and sat": for prose about the attention window.
     words = list(words)
-    if len(words) == 1:
-        return words[0]
+    if len(words) <= 1:
+        return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _name_heads(numbers):
+    # [2] -> "Head 2", [2, 3] -> "Heads 2 and 3": for prose that lists heads.
+    numbers = [str(n) for n in numbers]
+    if not numbers:
+        return "no head"   # tests/content fails on this: the prose would not hold
+    return ("Head " if len(numbers) == 1 else "Heads ") + _join_words(numbers)
 
 
 # ---------------------------------------------------------------------------
@@ -160,19 +202,20 @@ def _pattern_logits():
     dist = np.abs(pos[:, None] - pos[None, :])
     logits = np.zeros((len(PATTERN_NAMES), n, n))
 
-    logits[0] = np.array(POSITIONAL_LOGITS)[dist]
+    head = {name: i for i, name in enumerate(PATTERN_NAMES)}
+    logits[head["Positional"]] = np.array(POSITIONAL_LOGITS)[dist]
     for i in range(n):
-        logits[1, i, max(i - 1, 0)] = STRONG        # previous token (first: itself)
-        logits[2, i, min(i + 1, n - 1)] = STRONG    # next token (last: itself)
-        logits[3, i, SUBJECT if i == VERB else VERB] = STRONG
+        logits[head["Previous token"], i, max(i - 1, 0)] = STRONG      # first: itself
+        logits[head["Next token"], i, min(i + 1, n - 1)] = STRONG      # last: itself
+        logits[head["Subject ↔ verb"], i, SUBJECT if i == VERB else VERB] = STRONG
         # Words outside a determiner-noun pair get only a mild pull to themselves.
         if i in DETERMINER_NOUN:
-            logits[4, i, DETERMINER_NOUN[i]] = STRONG
+            logits[head["Determiner ↔ noun"], i, DETERMINER_NOUN[i]] = STRONG
         else:
-            logits[4, i, i] = 1.0
-    logits[5] = -0.15 * dist                        # almost even, faint locality
-    logits[6] = np.array(CONTENT_SCORES)[None, :]   # every query looks at rare words
-    logits[7, :, 0] = STRONG                        # everything parks on token 0
+            logits[head["Determiner ↔ noun"], i, i] = 1.0
+    logits[head["Broad / uniform"]] = -0.15 * dist                     # almost even, faint locality
+    logits[head["Content word"]] = np.array(CONTENT_SCORES)[None, :]   # every query looks at rare words
+    logits[head["First-token sink"], :, 0] = STRONG                    # everything parks on token 0
     return logits
 
 
@@ -182,10 +225,9 @@ PATTERNS = softmax_rows(_pattern_logits())
 
 def _multi_head_concat(heads):
     """Concatenated head outputs (6 x D_MODEL) when the first `heads` patterns
-    each read their own slice of V."""
-    v = EMBEDDINGS @ W_V
-    outs = [PATTERNS[h] @ v[:, a:b] for h, (a, b) in enumerate(head_blocks(D_MODEL, heads))]
-    return np.hstack(outs)
+    each read their own slice of V: split, one batched product, merge."""
+    v = split_heads(EMBEDDINGS @ W_V, heads)        # (heads, length, d_k)
+    return merge_heads(PATTERNS[:heads] @ v)
 
 
 # Step 4 shades the vector of "cat" on one scale for every head count, so a
@@ -194,11 +236,12 @@ _CAT_LARGEST = max(float(np.abs(_multi_head_concat(h)[TOKENS.index("cat")]).max(
 CONCAT_RANGE = [-float(np.ceil(_CAT_LARGEST * 10) / 10), float(np.ceil(_CAT_LARGEST * 10) / 10)]
 
 
-def _layer_contributions():
+def _layer_contributions(w_o=None):
     """Each head's contribution to the output of the four-head layer:
     (A_h V_h) times the rows of W_O that read head h. They sum to concat @ W_O."""
+    w_o = W_O if w_o is None else w_o
     concat = _multi_head_concat(LAYER_HEADS)
-    return [concat[:, a:b] @ W_O[a:b, :] for a, b in head_blocks(D_MODEL, LAYER_HEADS)]
+    return [concat[:, a:b] @ w_o[a:b, :] for a, b in head_blocks(D_MODEL, LAYER_HEADS)]
 
 
 def _top(row):
@@ -241,6 +284,9 @@ def one_heads_limit(query="cat"):
             "n_tokens": len(TOKENS),
             "uniform_weight": 1 / len(TOKENS),
             "d_model": D_MODEL,
+            "example_query": EXAMPLE_QUERY,
+            "example_who": EXAMPLE_KEYS["who"],
+            "example_where": EXAMPLE_KEYS["where"],
         },
         "chart": _heatmap(a, qi),
     }
@@ -251,20 +297,41 @@ def one_heads_limit(query="cat"):
 # ---------------------------------------------------------------------------
 
 
+def attention_params(d_model, heads, d_head, kv_heads=None, bias=False):
+    """Weights of one attention layer: W_Q (d_model x h·d_head), W_K and W_V
+    (d_model x kv_heads·d_head; kv_heads = h unless keys and values are shared),
+    W_O (h·d_head x d_model), plus one bias vector per matrix if asked."""
+    kv_heads = heads if kv_heads is None else kv_heads
+    q, kv = heads * d_head, kv_heads * d_head
+    weights = d_model * q + 2 * d_model * kv + q * d_model
+    return weights + ((q + 2 * kv + d_model) if bias else 0)
+
+
 def multiple_heads(heads=4):
     d_k = D_MODEL // heads
+    length = len(TOKENS)
+    q = EMBEDDINGS @ W_Q
     return {
         "values": {
             "d_model": D_MODEL,
             "heads": heads,
             "d_k": d_k,
             # W_Q, W_K, W_V and W_O are d_model x d_model whatever the head count.
-            "params": 4 * D_MODEL * D_MODEL,
+            "params": attention_params(D_MODEL, heads, d_k),
             # One head's share: its columns of W_Q, W_K, W_V and its rows of W_O.
             "head_params": 4 * D_MODEL * d_k,
-            "q_shape": (len(TOKENS), D_MODEL),
-            "split_shape": (heads, len(TOKENS), d_k),
-            "seq_len": len(TOKENS),
+            "params_with_bias": attention_params(D_MODEL, heads, d_k, bias=True),
+            "q_shape": q.shape,
+            "reshape_shape": (length, heads, d_k),
+            "split_shape": split_heads(q, heads).shape,
+            "seq_len": length,
+            "llama_d_model": LLAMA3_8B["d_model"],
+            "llama_heads": LLAMA3_8B["heads"],
+            "llama_kv_heads": LLAMA3_8B["kv_heads"],
+            "llama_group": LLAMA3_8B["heads"] // LLAMA3_8B["kv_heads"],
+            "llama_params": attention_params(LLAMA3_8B["d_model"], LLAMA3_8B["heads"], LLAMA3_8B["d_head"],
+                                             kv_heads=LLAMA3_8B["kv_heads"]),
+            "llama_mha_params": 4 * LLAMA3_8B["d_model"] ** 2,
             "orig_d_model": ORIGINAL_TRANSFORMER["d_model"],
             "orig_heads": ORIGINAL_TRANSFORMER["heads"],
             "orig_d_k": ORIGINAL_TRANSFORMER["d_model"] // ORIGINAL_TRANSFORMER["heads"],
@@ -281,12 +348,42 @@ def multiple_heads(heads=4):
 # ---------------------------------------------------------------------------
 
 
+# The word step 3's hint asks the reader to keep as the query (its default).
+HINT_QUERY = "cat"
+
+
+def _adjacent_heads():
+    """Heads whose largest weight, for every query that has a neighbour on
+    that side, is on the token just before it, or on every query's token just
+    after it: what Voita et al. (2019) call positional heads."""
+    n = len(TOKENS)
+    found = []
+    for h, pattern in enumerate(PATTERNS):
+        tops = pattern.argmax(axis=1)
+        if all(tops[i] == i - 1 for i in range(1, n)) or all(tops[i] == i + 1 for i in range(n - 1)):
+            found.append(h + 1)
+    return found
+
+
+def _heads_by_top_key(query, heads):
+    """{key: [head numbers]} for the top key of `query` in heads 1..heads."""
+    qi = TOKENS.index(query)
+    groups = {}
+    for h in range(heads):
+        groups.setdefault(_top(PATTERNS[h][qi])[0], []).append(h + 1)
+    return groups
+
+
 def different_patterns(head=1, query="cat"):
     a = PATTERNS[head - 1]
     qi = TOKENS.index(query)
     row = a[qi]
     top_key, top_weight = _top(row)
     lo, hi = max(qi - 1, 0), min(qi + 2, len(TOKENS))
+    order = [TOKENS[i] for i in np.argsort(-row, kind="stable")]
+    hint_groups = _heads_by_top_key(HINT_QUERY, len(PATTERN_NAMES))
+    # The largest group of heads that send the hint's query to the same key.
+    shared_key, shared = max(hint_groups.items(), key=lambda item: (len(item[1]), -item[1][0]))
     return {
         "values": {
             "head": head,
@@ -302,7 +399,20 @@ def different_patterns(head=1, query="cat"):
             "window_words": _join_words(TOKENS[lo:hi]),
             "neighbour_count": hi - lo - 1,
             "focus": "sharp" if entropy_bits(row) < FOCUSED_BELOW_BITS else "wide",
+            # Keys ranked by weight: the two after the top key, and the last three.
+            "runners_up": _join_words(order[1:3]),
+            "least_words": _join_words(order[3:]),
+            "subject": TOKENS[SUBJECT],
+            "verb": TOKENS[VERB],
             "head_count": len(PATTERN_NAMES),
+            # For the hint and the deeper paragraph (the same in every state).
+            "hint_query": HINT_QUERY,
+            "hint_distinct_keys": len(hint_groups),
+            "hint_shared_heads": _name_heads(shared),
+            "hint_shared_key": shared_key,
+            "adjacent_heads": _name_heads(_adjacent_heads()),
+            "adjacent_names": _join_words(PATTERN_NAMES[h - 1] for h in _adjacent_heads()),
+            "positional_pattern": PATTERN_NAMES[0],
         },
         "chart": _heatmap(a, qi),
     }
@@ -335,6 +445,11 @@ def concatenation(heads=4):
             "ex_first_end": ex_k - 1,
             "ex_second_start": ex_k,
             "ex_second_end": 2 * ex_k - 1,
+            "gemma_d_model": GEMMA_7B["d_model"],
+            "gemma_heads": GEMMA_7B["heads"],
+            "gemma_d_head": GEMMA_7B["d_head"],
+            "gemma_concat": GEMMA_7B["heads"] * GEMMA_7B["d_head"],
+            "gemma_wo_shape": (GEMMA_7B["heads"] * GEMMA_7B["d_head"], GEMMA_7B["d_model"]),
         },
         "chart": {
             "sizes": [d_k] * heads,
@@ -351,13 +466,25 @@ def concatenation(heads=4):
 # ---------------------------------------------------------------------------
 
 
-def head_shares():
-    """Simplified share of each head in the layer output, over the whole sentence."""
-    return frobenius_shares(_layer_contributions())
+def head_shares(w_o=None):
+    """Simplified share of each head in the layer output, over the whole sentence
+    (with the hand-scaled W_O, or with another output matrix such as _W_O_RAW)."""
+    return frobenius_shares(_layer_contributions(w_o))
+
+
+def _rank(shares, index):
+    return int(np.sum(shares > shares[index])) + 1
+
+
+def mean_entropies(heads=LAYER_HEADS):
+    """Each head's entropy in bits, averaged over the six queries."""
+    return [float(np.mean([entropy_bits(r) for r in PATTERNS[h]])) for h in range(heads)]
 
 
 def output_projection(head=1):
     shares = head_shares()
+    raw = head_shares(_W_O_RAW)
+    largest, raw_largest = int(np.argmax(shares)), int(np.argmax(raw))
     d_k = D_MODEL // LAYER_HEADS
     a, b = head_blocks(D_MODEL, LAYER_HEADS)[head - 1]
     return {
@@ -371,7 +498,22 @@ def output_projection(head=1):
             "wo_shape": W_O.shape,
             "output": W_O.shape[1],
             "share": float(shares[head - 1]),
-            "rank": int(np.sum(shares > shares[head - 1])) + 1,
+            "rank": _rank(shares, head - 1),
+            "raw_share": float(raw[head - 1]),
+            "raw_rank": _rank(raw, head - 1),
+            "gain": HEAD_GAINS[head - 1],
+            # The same in every state: for the hint and the deeper paragraph.
+            "gain_1": HEAD_GAINS[0],
+            "raw_share_1": float(raw[0]),
+            "raw_rank_1": _rank(raw, 0),
+            "largest_head": f"Head {largest + 1}",
+            "largest_pattern": PATTERN_NAMES[largest].lower(),
+            "largest_share": float(shares[largest]),
+            "raw_largest_head": f"Head {raw_largest + 1}",
+            "raw_largest_pattern": PATTERN_NAMES[raw_largest].lower(),
+            "raw_largest_share": float(raw[raw_largest]),
+            "raw_smallest_head": f"Head {int(np.argmin(raw)) + 1}",
+            "raw_smallest_pattern": PATTERN_NAMES[int(np.argmin(raw))].lower(),
             "rows_start": a,
             "rows_end": b - 1,
             "block_shape": (b - a, W_O.shape[1]),
@@ -382,7 +524,7 @@ def output_projection(head=1):
             "share_3": float(shares[2]),
             "share_4": float(shares[3]),
             "wo_params": W_O.size,
-            "layer_params": 4 * W_O.size,
+            "layer_params": attention_params(D_MODEL, LAYER_HEADS, D_MODEL // LAYER_HEADS),
             "d_model": D_MODEL,
         },
         "chart": {
@@ -399,9 +541,17 @@ def output_projection(head=1):
 # ---------------------------------------------------------------------------
 
 
+def example_heads():
+    """{"who": [heads], "where": [heads]}: the heads of the layer whose top key
+    for step 1's EXAMPLE_QUERY is each of the EXAMPLE_KEYS."""
+    groups = _heads_by_top_key(EXAMPLE_QUERY, LAYER_HEADS)
+    return {role: groups.get(key, []) for role, key in EXAMPLE_KEYS.items()}
+
+
 def multi_head_in_action(head=1, query="cat"):
     qi = TOKENS.index(query)
     top_key, weight = _top(PATTERNS[head - 1][qi])
+    found = example_heads()
     values = {
         "head": head,
         "head_name": f"Head {head}",
@@ -410,6 +560,12 @@ def multi_head_in_action(head=1, query="cat"):
         "top_key": top_key,
         "weight": weight,
         "heads": LAYER_HEADS,
+        "distinct_top_keys": len(_heads_by_top_key(query, LAYER_HEADS)),
+        "example_query": EXAMPLE_QUERY,
+        "example_who": EXAMPLE_KEYS["who"],
+        "example_where": EXAMPLE_KEYS["where"],
+        "example_who_heads": _name_heads(found["who"]),
+        "example_where_heads": _name_heads(found["where"]),
     }
     # Where each head of the layer sends this query, for the side-by-side prose.
     for h in range(LAYER_HEADS):

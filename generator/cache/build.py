@@ -1,16 +1,19 @@
-"""Reuse between builds in one process (the dev server): each explainer's
-computed states, rendered prose and page, keyed on a hash of their inputs.
+"""Reuse between builds in one process (the dev server): each page's computed
+states, rendered text and outputs, keyed on a hash of their inputs.
 
 Keys hash file contents, never modification times, so saving a file without
 changing it, or touching it, reuses everything. What each key covers:
 
-- states: the explainer's non-Markdown files (model.py and anything it reads)
-  and its steps' declarations, so a prose-only edit does not recompute;
+- states: the page's non-Markdown files (model.py and anything it reads), the
+  files of content/_lib/ its model imported, and what its kind declares it
+  computes from (an explainer's steps, not their prose), so a prose-only edit
+  does not recompute and an edited shared helper recomputes exactly the pages
+  that import it;
 - charts: the states' key and the site's labels (the data tables' words): the
   charts and tables interned for the page's data;
-- prose: every file of the explainer's folder;
-- page: the folder, site.toml, the theme's files, the asset names and the
-  titles of every explainer (the series navigation shows them all).
+- prose: every file of the page's folder, and its states' key;
+- page: the folder, its states' key, site.toml, the theme's files, the asset
+  names and the titles of every page (the series navigation shows them all).
 
 Generator code is not part of any key: the dev server starts a fresh cache
 whenever generator/ changes.
@@ -18,6 +21,7 @@ whenever generator/ changes.
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -27,41 +31,67 @@ _IGNORED_DIRS = {"__pycache__"}
 
 
 class BuildCache:
-    """One entry per explainer and kind, replaced when its key changes."""
+    """One entry per page and output ("states", "page", ...), replaced when its
+    key changes; and the memo tables of the stages (memo()), which the cache owns
+    so that nothing outside it keeps state between builds."""
 
-    KINDS = ("states", "charts", "prose", "page", "payload", "embeds", "offline")
+    MEMO_SIZE = 4096  # a memo table past this many entries is emptied when a build begins
 
     def __init__(self):
         self._entries: dict[tuple[str, str], tuple[str, object]] = {}
         self._folder_hashes: dict[Path, list[tuple[str, str]]] = {}
-        self.made: dict[str, list[str]] = {kind: [] for kind in self.KINDS}
-        self.reused: dict[str, list[str]] = {kind: [] for kind in self.KINDS}
+        self._states_keys: dict[str, str] = {}
+        self._memos: dict[str, dict] = {}
+        self.made: dict[str, list[str]] = defaultdict(list)
+        self.reused: dict[str, list[str]] = defaultdict(list)
 
     def begin(self) -> None:
         """Start a build: forget the previous build's counts and file hashes."""
-        self._folder_hashes = {}
-        for kind in self.KINDS:
-            self.made[kind], self.reused[kind] = [], []
+        self._folder_hashes, self._states_keys = {}, {}
+        self.made.clear()
+        self.reused.clear()
+        for table in self._memos.values():
+            if len(table) > self.MEMO_SIZE:
+                table.clear()
 
-    def states(self, explainer, max_states: int, make: Callable[[], T]) -> T:
-        return self._get("states", explainer.slug, self._states_key(explainer, max_states), make)
+    def memo(self, name: str) -> dict:
+        """A memo table of this cache's, for a stage that meets the same values many times."""
+        return self._memos.setdefault(name, {})
 
-    def charts(self, explainer, site, make: Callable[[], T]) -> T:
-        key = _digest(self._states_key(explainer, site.config.max_states), repr(sorted(site.config.labels.items())))
-        return self._get("charts", explainer.slug, key, make)
+    def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]]) -> T:
+        """A page's states. `make` returns them with the shared files its model
+        imported: the entry stands while those files too are unchanged."""
+        key = _digest(self._model_inputs(source.path), declarations, str(max_states))
+        entry = self._entries.get(("states", source.slug))
+        if entry is not None and entry[0] == key and all(_read(path) == hashed for path, hashed in entry[1][1]):
+            self.reused["states"].append(source.slug)
+            value, used = entry[1]
+        else:
+            value, files = make()  # if it raises, the old entry stays for the next attempt
+            used = [(path, _read(path)) for path in files]
+            self._entries[("states", source.slug)] = (key, (value, used))
+            self.made["states"].append(source.slug)
+        self._states_keys[source.slug] = _digest(key, *(hashed for _, hashed in used))
+        return value
 
-    def prose(self, explainer, make: Callable[[], T]) -> T:
-        return self._get("prose", explainer.slug, self._folder(explainer.path), make)
+    def charts(self, source, site, make: Callable[[], T]) -> T:
+        """A page's charts and tables: made from its states, in the words of the site's labels."""
+        key = _digest(self._states_keys.get(source.slug, ""), repr(sorted(site.config.labels.items())))
+        return self._get("charts", source.slug, key, make)
 
-    def page(self, explainer, site, theme, assets: dict[str, str], make: Callable[[], T],
+    def prose(self, source, make: Callable[[], T]) -> T:
+        return self._get("prose", source.slug, _digest(self._folder(source.path),
+                                                        self._states_keys.get(source.slug, "")), make)
+
+    def page(self, source, site, theme, assets: dict[str, str], make: Callable[[], T],
              kind: str = "page") -> T:
-        """The explainer's page; `kind` names another output made from the same
-        inputs (its inline data, its embeds, its single-file copy), kept beside it."""
-        series = [(e.slug, e.title, e.subtitle) for e in site.explainers]
-        key = _digest(self._folder(explainer.path), _read(site.config.path), theme.name,
-                      *(self._folder(folder) for folder in theme.chain), repr(sorted(assets.items())),
+        """A page's outputs; `kind` names another output made from the same
+        inputs (its inline data, its single-file copy), kept beside it."""
+        series = [(page.slug, page.title, page.subtitle) for page in site.pages]
+        key = _digest(self._folder(source.path), self._states_keys.get(source.slug, ""), _read(site.config.path),
+                      theme.name, *(self._folder(folder) for folder in theme.chain), repr(sorted(assets.items())),
                       repr(series))
-        return self._get(kind, explainer.slug, key, make)
+        return self._get(kind, source.slug, key, make)
 
     def summary(self) -> str:
         """One line for the dev server's log: what was redone and what was reused."""
@@ -88,9 +118,6 @@ class BuildCache:
     def _folder(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)))
 
-    def _states_key(self, explainer, max_states: int) -> str:
-        return _digest(self._model_inputs(explainer.path), _declarations(explainer), str(max_states))
-
     def _model_inputs(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))
 
@@ -99,11 +126,6 @@ class BuildCache:
         if folder not in self._folder_hashes:
             self._folder_hashes[folder] = [(name, _read(path)) for name, path in _files(folder)]
         return self._folder_hashes[folder]
-
-
-def _declarations(explainer) -> str:
-    """Everything about the steps that the computation reads: not their prose."""
-    return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.chart) for s in explainer.steps])
 
 
 def _files(folder: Path) -> list[tuple[str, Path]]:

@@ -73,7 +73,8 @@ def parse_toml(text: str, path: Path, first_line: int = 1) -> dict:
         raise ContentError.one(path, f"invalid TOML: {message}", line=line) from None
 
 
-def load_document(path: Path, allowed_parts: tuple[str, ...]) -> Document:
+def load_document(path: Path, allowed_parts: tuple[str, ...] | None) -> Document:
+    """The front matter and the '::: part's of a file; allowed_parts None takes any part."""
     text = read_text(path)
     lines = text.split("\n")
     if lines[0].strip() != _DELIMITER:
@@ -90,7 +91,7 @@ def load_document(path: Path, allowed_parts: tuple[str, ...]) -> Document:
         if marker:
             _store_part(doc, current, buffer, start)
             current, start, buffer = marker.group(1), number + 1, []
-            if current not in allowed_parts:
+            if allowed_parts is not None and current not in allowed_parts:
                 expected = ", ".join(f"'::: {p}'" for p in allowed_parts if p != "main")
                 raise ContentError.one(
                     path, f"unknown part '::: {current}' (expected {expected})", line=number

@@ -1,108 +1,78 @@
-"""Import each explainer's model.py: the author's numpy code that computes
-the numbers of every state. The generator itself knows no model."""
+"""Import a page's model.py: the author's numpy code that computes the numbers
+of every state. The generator itself knows no model.
+
+A model may import modules next to it and the site's shared helpers in
+content/_lib/ (SHARED_DIR). Both are importable only while the model runs, and
+are forgotten afterwards, so two pages' helpers of the same name never mix and
+an edited helper is read again. The files a model imported from the shared
+folder are returned, so the build cache can recompute exactly the pages that
+use a changed helper.
+"""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import sys
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
-from .content import Explainer
-from ..errors import ContentError, Problem
+from ..errors import ContentError
 from .frontmatter import unreadable_reason
-from .schema import line_of
+
+SHARED_DIR = "_lib"
 
 
-def load_model(explainer: Explainer) -> ModuleType:
-    path = explainer.model_path
+def load_model(path: Path, slug: str, shared: Path | None = None) -> tuple[ModuleType, list[Path]]:
+    """(the module, the files of `shared` it imported)."""
     if not path.is_file():
         raise ContentError.one(path, unreadable_reason(path))
-    # A unique module name per file keeps two explainers' models apart.
+    # A unique module name per file keeps two pages' models apart.
     digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-    name = f"_explainer_model_{explainer.slug.replace('-', '_')}_{digest}"
+    name = f"_page_model_{slug.replace('-', '_')}_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    roots = [path.parent.resolve()] + ([shared.resolve()] if shared is not None and shared.is_dir() else [])
+    before = set(sys.modules)
+    sys.path[:0] = [str(root) for root in roots]
+    importlib.invalidate_caches()
     try:
         spec.loader.exec_module(module)
     except SyntaxError as err:
-        raise ContentError.one(path, f"syntax error: {err.msg}", line=err.lineno) from None
+        raise ContentError.one(Path(err.filename or path), f"syntax error: {err.msg}", line=err.lineno) from None
     except Exception as err:  # the author's code: report it, with the line it failed on
-        raise ContentError.one(path, f"failed to run: {type(err).__name__}: {err}",
-                               line=_line_in(path, err)) from None
-    sys.modules.pop(name, None)
-    return module
+        where, line = _failing_file(err, path, roots)
+        raise ContentError.one(where, f"failed to run: {type(err).__name__}: {err}", line=line) from None
+    finally:
+        del sys.path[:len(roots)]
+        imported = _forget_content_modules(before, roots)
+        sys.modules.pop(name, None)
+    used = sorted({file for file in imported if len(roots) > 1 and roots[1] in file.parents})
+    return module, used
 
 
-def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
-    """Replace control values and details named by model.py lists with the lists themselves."""
-    errors: list[Problem] = []
-    for step in explainer.steps:
-        resolved = []
-        text = _source(step.path)
-        for index, control in enumerate(step.controls):
-            where = f"controls[{index}]"
-
-            def line(key: str, where=where) -> int | None:
-                return line_of(text, key, where + ".") or line_of(text, None, where + ".")
-
-            values, details = control.values, control.details
-            if control.values_from:
-                values = _model_list(model, control.values_from, step.path, where + ".values", errors,
-                                     line("values"))
-                if values is not None and control.default not in values:
-                    errors.append(Problem(step.path, f"expected one of {list(values)!r} (model.py's "
-                                          f"{control.values_from}), found {control.default!r}",
-                                          line("default"), where + ".default"))
-            if control.details_from:
-                details = _model_list(model, control.details_from, step.path, where + ".details", errors,
-                                      line("details"))
-            if values is not None and details is not None and len(details) != len(values):
-                errors.append(Problem(step.path, f"expected {len(values)} details (one per value), "
-                                      f"found {len(details)}", line("details"), where + ".details"))
-            resolved.append(replace(control, values=tuple(values or ()),
-                                    details=tuple(details) if details is not None else None))
-        step.controls = resolved
-        if not callable(getattr(model, step.compute, None)):
-            errors.append(Problem(step.path, f"model.py defines no function {step.compute!r}",
-                                  line_of(text, "compute"), "compute"))
-    if errors:
-        raise ContentError(errors)
+def _forget_content_modules(before: set[str], roots: list[Path]) -> list[Path]:
+    """Drop the modules imported from the content folders; return their files."""
+    files = []
+    for name in set(sys.modules) - before:
+        module_file = getattr(sys.modules[name], "__file__", None)
+        if module_file and any(root in Path(module_file).resolve().parents for root in roots):
+            files.append(Path(module_file).resolve())
+            del sys.modules[name]
+    return files
 
 
-def _model_list(model, name, path, field, errors, line=None):
-    if not hasattr(model, name):
-        errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
-        return None
-    value = getattr(model, name)
-    try:
-        value = list(value)
-    except TypeError:
-        errors.append(Problem(path, f"expected model.py's {name!r} to be a list, found "
-                              f"{type(value).__name__}", line, field))
-        return None
-    if not value:
-        errors.append(Problem(path, f"model.py's {name!r} is empty: a control needs at least one value",
-                              line, field))
-        return None
-    if len({str(v) for v in value}) != len(value):
-        errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
-        return None
-    from ..compute.formats import plain
-
-    return [plain(v) for v in value]
+def _failing_file(err: BaseException, path: Path, roots: list[Path]) -> tuple[Path, int | None]:
+    """The content file (the model or a helper it imported) where `err` was raised, and its line."""
+    for frame in reversed(traceback.extract_tb(err.__traceback__)):
+        frame_path = Path(frame.filename).resolve()
+        if frame_path == path.resolve() or any(root in frame_path.parents for root in roots):
+            return (path if frame_path == path.resolve() else frame_path), frame.lineno
+    return path, None
 
 
-def _source(path: Path) -> str:
-    try:
-        return path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
-
-
-def _line_in(path: Path, err: BaseException) -> int | None:
+def line_in(path: Path, err: BaseException) -> int | None:
     """The line of `path` where an exception was raised, if it passed through it."""
     for frame in reversed(traceback.extract_tb(err.__traceback__)):
         if Path(frame.filename) == path:

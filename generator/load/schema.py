@@ -10,11 +10,10 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..render.charts import KINDS
 from ..errors import Problem
 from ..compute.formats import formatter
 
@@ -49,7 +48,7 @@ class Option:
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
 
 
-def _nonempty(value) -> str | None:
+def nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
@@ -59,59 +58,59 @@ def check_slug(value: str) -> str | None:
     return None
 
 
-def _url(value: str) -> str | None:
+def url_check(value: str) -> str | None:
     if not re.match(r"^https?://[^/\s]+", value):
         return f"expected an absolute URL with a scheme (https://...), found {value!r}"
     return None
 
 
-def _base_url(value: str) -> str | None:
+def base_url(value: str) -> str | None:
     """The site's own address: pages, the sitemap and canonical links are built from it."""
     if not value:
         return None
-    if message := _url(value):
+    if message := url_check(value):
         return message
     if re.search(r"[\s?#]", value):
         return f"expected an address without spaces, query or fragment, found {value!r}"
     return None
 
 
-def _language(value: str) -> str | None:
+def language(value: str) -> str | None:
     if not re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
         return f"expected a language tag such as 'en' or 'pt-BR', found {value!r}"
     return None
 
 
-def _placeholders(*allowed: str) -> Callable[[str], str | None]:
+def placeholders(*allowed: str) -> Callable[[str], str | None]:
     """Labels with {placeholders}: any other {name} would reach the page unreplaced."""
     def check(value: str) -> str | None:
         unknown = [name for name in re.findall(r"\{([^{}]*)\}", value) if name not in allowed]
         if unknown:
             names = ", ".join("{" + n + "}" for n in allowed)
             return f"unknown placeholder {{{unknown[0]}}} (expected {names})"
-        return _nonempty(value)
+        return nonempty(value)
     return check
 
 
-def _months(value: list) -> str | None:
+def months(value: list) -> str | None:
     if len(value) != 12 or not all(isinstance(m, str) and m.strip() for m in value):
         return f"expected 12 month names, January first, found {value!r}"
     return None
 
 
-def _identifier(value: str) -> str | None:
+def identifier(value: str) -> str | None:
     if not value.isidentifier():
         return f"expected a Python identifier, found {value!r}"
     return None
 
 
-def _format(value: str) -> str | None:
+def format_check(value: str) -> str | None:
     if formatter(value) is None:
         return f"expected text, count, fixed:N (N from 0 to 9), percent or shape, found {value!r}"
     return None
 
 
-def _values(value) -> str | None:
+def values_check(value) -> str | None:
     if isinstance(value, list) and not value:
         return "must list at least one value"
     if isinstance(value, list):
@@ -125,7 +124,7 @@ def _values(value) -> str | None:
 
 SERIES_ENTRY = {
     "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
-    "title": Option((str,), "Title shown in the series list.", required=True, check=_nonempty),
+    "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
 
@@ -138,7 +137,7 @@ LABELS = {
     "series": Option((str,), "Heading of the series navigation.", default="The series"),
     "steps": Option((str,), "Heading of the list of steps.", default="Steps"),
     "step_of": Option((str,), "Step counter; {n} and {total} are replaced.", default="Step {n} of {total}",
-                      check=_placeholders("n", "total")),
+                      check=placeholders("n", "total")),
     "previous_step": Option((str,), "Link to the previous step.", default="Previous step"),
     "next_step": Option((str,), "Link to the next step.", default="Next step"),
     "try_this": Option((str,), "Heading of a step's hint.", default="Try this"),
@@ -150,10 +149,10 @@ LABELS = {
     "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
     "date_format": Option((str,), "How a date is written; {day}, {month} (a name from months) and {year} "
                           "are replaced.", default="{day} {month} {year}",
-                          check=_placeholders("day", "month", "year")),
+                          check=placeholders("day", "month", "year")),
     "months": Option((list,), "The twelve month names, January first.",
                      default=["January", "February", "March", "April", "May", "June", "July", "August",
-                              "September", "October", "November", "December"], check=_months),
+                              "September", "October", "November", "December"], check=months),
     "previous": Option((str,), "Link to the previous explainer.", default="Previous explainer"),
     "next": Option((str,), "Link to the next explainer.", default="Next explainer"),
     "explainer_nav": Option((str,), "Names the links to the previous and next explainers for screen readers.",
@@ -198,22 +197,22 @@ LABELS = {
 }
 
 # A label left empty would leave a heading or a link with no words.
-LABELS = {key: option if option.check else replace(option, check=_nonempty) for key, option in LABELS.items()}
+LABELS = {key: option if option.check else replace(option, check=nonempty) for key, option in LABELS.items()}
 
 SITE = {
-    "title": Option((str,), "The site's name, shown in every page header.", required=True, check=_nonempty),
+    "title": Option((str,), "The site's name, shown in every page header.", required=True, check=nonempty),
     "description": Option((str,), "One line about the site, for the index and search engines.", default=""),
     "language": Option((str,), "BCP 47 language tag of the content (the html lang attribute).", default="en",
-                       check=_language),
+                       check=language),
     "theme": Option((str,), "Name of a folder under themes/: 'default', or 'course' for plain pages to "
                     "embed in course material (the command line's --theme overrides it).", default="default",
-                    check=_nonempty),
+                    check=nonempty),
     "base_url": Option(
         (str,), "Absolute URL where the site is published, e.g. 'https://user.github.io/repo/'. When set, "
         "pages get canonical links, Open Graph and Twitter card tags and JSON-LD, the build writes "
         "sitemap.xml and robots.txt, and the 404 page links home by this address. Leave it out for a "
         "build that only runs from disk or at an address not known yet: links stay relative either way.",
-        default="", check=_base_url,
+        default="", check=base_url,
     ),
     "max_states": Option(
         (int,), "Largest number of control combinations one step may have.", default=512,
@@ -226,67 +225,25 @@ SITE = {
 }
 
 REFERENCE = {
-    "authors": Option((str,), "Authors as they should be cited.", required=True, check=_nonempty),
+    "authors": Option((str,), "Authors as they should be cited.", required=True, check=nonempty),
     "year": Option((int,), "Year of publication.", required=True),
-    "title": Option((str,), "Title of the work.", required=True, check=_nonempty),
-    "url": Option((str,), "Link to the work.", default="", check=lambda v: _url(v) if v else None),
+    "title": Option((str,), "Title of the work.", required=True, check=nonempty),
+    "url": Option((str,), "Link to the work.", default="", check=lambda v: url_check(v) if v else None),
 }
 
-EXPLAINER = {
-    "title": Option((str,), "The explainer's title.", required=True, check=_nonempty),
-    "subtitle": Option((str,), "One line under the title.", default=""),
-    "description": Option((str,), "One or two sentences for search results and link previews.", default=""),
-    "question": Option((str,), "The question the intro answers, shown as its heading "
-                       "(e.g. 'What is multi-head attention?').", default=None, check=_nonempty),
-    "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
-    "related": Option((list,), "Slugs of related explainers.", default=[]),
-    "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
-}
+# Every content folder's main file may say which page kind it is (generator/kinds/).
+KIND = Option((str,), "The page kind of this folder: 'explainer' (the default) or another kind under "
+              "generator/kinds/.", default="explainer", check=lambda v: check_slug(v) and f"expected a kind name, found {v!r}")
 
-CONTROL = {
-    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
-                   default="buttons", choices=("buttons",)),
-    "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
-                   check=_identifier),
-    "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=_nonempty),
-    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py.",
-                     required=True, check=_values),
-    "default": Option((str, int, float), "The value selected when the page opens.", required=True),
-    "button": Option((str,), "Visible button text, with {value} replaced by the value.", default="{value}"),
-    "details": Option((list, str), "Second line on each button: a list, or the name of a list in model.py.",
-                      default=None),
-}
 
-READOUT = {
-    "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=_nonempty),
-    "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
-    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), percent "
-                     "or shape.", default="text", check=_format),
-}
-
-CHART = {
-    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
-                   "under Chart kinds).", required=True, choices=KINDS),
-    "title": Option((str,), "Title drawn above the chart.", default=""),
-    "x_title": Option((str,), "Title of the x axis.", default=""),
-    "y_title": Option((str,), "Title of the y axis.", default=""),
-    "y_format": Option((str,), "Plotly (d3) tick format of the y axis, e.g. '.0%'.", default=""),
-    "height": Option((int,), "Chart height in pixels.", default=360,
-                     check=lambda v: None if 120 <= v <= 2000 else f"expected 120 to 2000 pixels, found {v}"),
-    "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
-}
-
-STEP = {
-    "title": Option((str,), "The step's heading.", required=True, check=_nonempty),
-    "subtitle": Option((str,), "One line under the heading.", default=""),
-    "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
-                      check=_identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
-                      default=""),
-    "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
-    "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
-    "chart": Option((dict,), "The chart of the step.", required=True, item=CHART),
-}
+def record(name: str, table: dict[str, Option], module: str) -> type:
+    """A frozen dataclass with one field per key of `table`, in order: the
+    content model the stages read is the schema itself, declared once."""
+    fields = [(key, option.types[0] if len(option.types) == 1 else object) for key, option in table.items()]
+    cls = make_dataclass(name, fields, frozen=True)
+    cls.__module__ = module
+    cls.__doc__ = f"One validated {name} table: {', '.join(table)}."
+    return cls
 
 
 def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",

@@ -1,4 +1,4 @@
-"""Single-file copies: offline/<slug>.html is an explainer page with every
+"""Single-file copies: offline/<slug>.html is a page with every
 file it uses inlined (plotly.js, CSS, the runtime, data, images), so a reader
 can keep one file that works from any folder with no network.
 
@@ -35,7 +35,6 @@ from ..cache.build import BuildCache
 from ..load.content import Site
 from ..cache.disk import digest, kept
 from ..errors import BuildError
-from ..render.sharing import offline_path
 
 # One attribute in the text of a start tag, as HTML reads it: a name, then
 # optionally "=" and a value, double-quoted, single-quoted or bare.
@@ -62,21 +61,24 @@ _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
 Files = dict[str, "bytes | Path"]
 
 
-def render_offline(site: Site, files: Files, theme=None, assets: dict[str, str] | None = None,
+def render_offline(site: Site, pages: list, files: Files, theme=None, assets: dict[str, str] | None = None,
                    cache: BuildCache | None = None) -> Files:
-    """offline/<slug>.html for every explainer, from its page among `files`. With
-    a cache (and the theme and asset names its key is made of), an unchanged
-    explainer's copy is reused."""
+    """The single-file copy of every page that asks for one (Page.offline_copy),
+    made from that page among `files`. With a cache (and the theme and asset
+    names its key is made of), an unchanged page's copy is reused."""
+    sources = {source.slug: source for source in site.pages}
     copies: Files = {}
-    for explainer in site.explainers:
-        page = f"{explainer.slug}/index.html"
+    for page in pages:
+        if not page.offline_copy:
+            continue
 
-        def make(page=page) -> bytes:
-            html = _read(files[page]).decode("utf-8")
-            return single_file(html, page, files, site.config.base_url).encode("utf-8")
+        def make(path=page.path) -> bytes:
+            html = _read(files[path]).decode("utf-8")
+            return single_file(html, path, files, site.config.base_url).encode("utf-8")
 
-        copies[offline_path(explainer.slug)] = cache.page(explainer, site, theme, assets, kind="offline",
-                                                          make=make) if cache else make()
+        source = sources.get(page.source)
+        copies[page.offline_copy] = cache.page(source, site, theme, assets, kind="offline", make=make) \
+            if cache and source else make()
     return copies
 
 

@@ -1,21 +1,20 @@
-"""Render the site's pages through the theme: the index, one page per
-explainer, and the not-found page. Every link is relative and names an
-explicit index.html, so one build works at a domain root, under a subpath
-and straight from disk (file:// does not resolve directory URLs)."""
+"""Render the site's pages through the theme: the index and the not-found page
+here, and every content page by its kind (kinds/), with the series navigation
+and the context every template gets."""
 from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from . import seo
 from ..cache.build import BuildCache
-from ..load.content import Explainer, SeriesEntry, Site
-from .payload import chart_payload, explainer_payload
-from .prose import MarkdownRenderer, StepProse
-from .sharing import EmbedCode, embed_code, offline_path
-from ..compute.states import StepStates
+from ..errors import ContentError
+from ..kinds import PageSource, kind_of
+from ..load.content import SeriesEntry, Site
+from . import seo
+from .prose import MarkdownRenderer
 from .theme import Theme
+from .urls import ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, Urls, page_path
 
 
 @dataclass
@@ -23,7 +22,9 @@ class Page:
     path: str                          # relative to the build root, e.g. "multi-head-attention/index.html"
     html: str
     updated: _dt.date | None = None    # when its content last changed (for the sitemap)
-    indexed: bool = True               # belongs in search results; the not-found page does not
+    indexed: bool = True               # belongs in search results; the not-found page and embeds do not
+    offline_copy: str | None = None    # where its single-file copy goes, if it gets one
+    source: str | None = None          # the slug of the content page it shows, if any
 
 
 @dataclass
@@ -32,91 +33,114 @@ class SeriesLink:
     slug: str
     title: str
     subtitle: str
-    href: str | None    # None for a planned explainer that is not in the build
+    href: str | None    # None for a planned page that is not in the build
     current: bool = False
 
 
 @dataclass
-class StepView:
-    number: int
-    total: int
-    anchor: str
-    title: str
-    subtitle: str
-    controls: list[dict]
-    readouts: list[tuple[str, str]]
-    prose: str
-    summary: str
-    hint: str
-    deeper: str
-    chart_height: int
-    wide: bool
-    chart_title: str = ""
-    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
-    embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
+class RenderContext:
+    """What a kind renders its pages with, and the site-wide parts of every page."""
+    site: Site
+    theme: Theme
+    assets: dict[str, str]      # name -> versioned name
+    cache: BuildCache
+    to_html: MarkdownRenderer
+
+    def urls(self, at: str) -> Urls:
+        return Urls(at, self.site.config.base_url, self.assets)
+
+    def common(self, urls: Urls) -> dict:
+        """Context every template gets."""
+        return {"site": self.site.config, "labels": self.site.config.labels, "root": urls.root,
+                "home": urls.home(), "asset": urls.asset}
+
+    def series(self, urls: Urls, current: str | None) -> list[SeriesLink]:
+        site = self.site
+        links = [_entry_link(site, e, urls, i, current) for i, e in enumerate(site.config.series, start=1)]
+        listed = {e.slug for e in site.config.series + site.config.extra}
+        # Pages in content/ but not in site.toml still belong in the series.
+        for page in site.pages:
+            if page.slug not in listed:
+                links.append(SeriesLink(len(links) + 1, page.slug, page.title, page.subtitle,
+                                        urls.page(page.slug), page.slug == current))
+        return links
+
+    def extra(self, urls: Urls) -> list[SeriesLink]:
+        return [_entry_link(self.site, e, urls, None, None) for e in self.site.config.extra]
+
+    def neighbours(self, source: PageSource, urls: Urls) -> dict[str, SeriesLink | None]:
+        """The pages before and after this one in the series' reading order. A
+        planned neighbour is still named (without a link), so the order reads the
+        same on every page."""
+        order = self.series(urls, source.slug) + self.extra(urls)
+        index = next(i for i, link in enumerate(order) if link.slug == source.slug)
+        return {"previous": order[index - 1] if index > 0 else None,
+                "next": order[index + 1] if index + 1 < len(order) else None}
+
+    def related(self, source: PageSource, urls: Urls) -> list[SeriesLink]:
+        entries = {e.slug: e for e in self.site.config.series + self.site.config.extra}
+        built = {page.slug: page for page in self.site.pages}
+        links = []
+        for slug in source.related:
+            if slug in built:
+                page = built[slug]
+                links.append(SeriesLink(None, page.slug, page.title, page.subtitle, urls.page(page.slug)))
+            elif slug in entries:
+                links.append(_entry_link(self.site, entries[slug], urls, None, None))
+        return links
+
+    def date(self, date: _dt.date) -> str:
+        return format_date(date, self.site.config.labels)
 
 
-def explainer_href(slug: str, root: str) -> str:
-    return f"{root}{slug}/index.html"
-
-
-def render_pages(site: Site, computed: dict[str, list[StepStates]], prose: dict[str, list[StepProse]],
-                 theme: Theme, assets: dict[str, str], cache: BuildCache | None = None) -> list[Page]:
-    """Every page; with a cache, an explainer page whose inputs are unchanged is reused."""
+def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: dict[str, str],
+                 cache: BuildCache | None = None) -> list[Page]:
+    """Every page; with a cache, a content page whose inputs are unchanged is reused."""
     cache = cache or BuildCache()
-    to_html = MarkdownRenderer()
-    pages = [_index_page(site, theme, assets), _not_found_page(site, theme, assets)]
-    for explainer in site.explainers:
-        pages.append(cache.page(explainer, site, theme, assets, lambda explainer=explainer: _explainer_page(
-            site, explainer, computed[explainer.slug], prose[explainer.slug], theme, assets, to_html, cache)))
+    _check_runtimes(site, theme)
+    context = RenderContext(site, theme, assets, cache, MarkdownRenderer())
+    pages = [_index_page(context), _not_found_page(context)]
+    for source in site.pages:
+        pages += cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
+            source, computed[source.slug], prose[source.slug], context))
     return pages
 
 
-def _index_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
-    html = theme.render("index.html", **_common(site, assets, ""), head=seo.index_head(site),
-                        series=_series(site, "", None), extra=_extra(site, ""))
-    return Page("index.html", html, updated=max((e.updated for e in site.explainers), default=None))
+def _check_runtimes(site: Site, theme: Theme) -> None:
+    """Every kind in the site drives its pages with a script of the theme's."""
+    static = theme.static_files()
+    for name in sorted({page.kind for page in site.pages}):
+        runtime = kind_of(next(page for page in site.pages if page.kind == name)).runtime
+        if runtime not in static:
+            raise ContentError.one(theme.chain[0], f"theme {theme.name!r} has no static/{runtime}, the script "
+                                   f"that runs pages of kind {name!r}")
 
 
-# Folders every build has at its root; with the explainers' slugs they let the
+def _index_page(context: RenderContext) -> Page:
+    site, urls = context.site, context.urls("index.html")
+    html = context.theme.render("index.html", **context.common(urls), head=seo.index_head(site),
+                                series=context.series(urls, None), extra=context.extra(urls))
+    return Page("index.html", html, updated=max((page.updated for page in site.pages), default=None))
+
+
+# Folders every build has at its root; with the pages' slugs they let the
 # 404 page find the site's root from a missing address without any request.
-TOP_LEVEL_FOLDERS = {"assets", "embed", "offline", "index.html"}
+TOP_LEVEL_FOLDERS = {ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, "index.html"}
 
 
-def _not_found_page(site: Site, theme: Theme, assets: dict[str, str]) -> Page:
-    html = theme.render("404.html", **_common(site, assets, None), head=seo.not_found_head(site),
-                        inline_css=theme.stylesheet_text(),
-                        top_level=sorted(TOP_LEVEL_FOLDERS | {e.slug for e in site.explainers}))
+def _not_found_page(context: RenderContext) -> Page:
+    """Served at any depth, so its links cannot be relative to where it sits. Its
+    home link is absolute when base_url is known; otherwise it is "index.html",
+    right from disk and one level deep, and the 404 template finds the site's
+    root when it is served deeper."""
+    site = context.site
+    urls = context.urls("404.html")
+    common = {**context.common(urls), "root": None,
+              "home": f"{site.config.base_url}index.html" if site.config.base_url else "index.html"}
+    html = context.theme.render("404.html", **common, head=seo.not_found_head(site),
+                                inline_css=context.theme.stylesheet_text(),
+                                top_level=sorted(TOP_LEVEL_FOLDERS | {page.slug for page in site.pages}))
     return Page("404.html", html, indexed=False)
-
-
-def _explainer_page(site: Site, explainer: Explainer, steps: list[StepStates], step_prose: list[StepProse],
-                    theme: Theme, assets: dict[str, str], to_html: MarkdownRenderer, cache: BuildCache) -> Page:
-    root = "../"
-    views = []
-    for states, texts in zip(steps, step_prose):
-        view = step_view(states, texts, len(steps), states.tables(site.config.labels)[states.default_key])
-        view.embed = embed_code(site, explainer, states.step, root)
-        views.append(view)
-    payload = cache.page(explainer, site, theme, assets, kind="payload",
-                         make=lambda: explainer_payload(page_charts(site, explainer, steps, cache), steps, step_prose))
-    questions = split_questions(explainer.questions, to_html)
-    html = theme.render(
-        "explainer.html", **_common(site, assets, root), explainer=explainer, steps=views,
-        payload=payload, intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
-        questions=questions, description=seo.description_of(explainer),
-        updated=format_date(explainer.updated, site.config.labels),
-        series=_series(site, root, explainer.slug), related=_related(site, explainer, root),
-        neighbours=_neighbours(site, explainer, root), head=seo.explainer_head(site, explainer, questions),
-        offline_href=f"{root}{offline_path(explainer.slug)}",
-        explainer_embed=embed_code(site, explainer, None, root),
-    )
-    return Page(f"{explainer.slug}/index.html", html, updated=explainer.updated)
-
-
-def page_charts(site: Site, explainer: Explainer, steps: list[StepStates], cache: BuildCache):
-    """The explainer's interned charts and tables, shared by its page and embeds."""
-    return cache.charts(explainer, site, make=lambda: chart_payload(steps, site.config.labels))
 
 
 def format_date(date: _dt.date, labels: dict) -> str:
@@ -138,91 +162,14 @@ def _inline(html: str) -> str:
     return match.group(1) if match else html
 
 
-def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
-    step = states.step
-    default = states.by_key(states.default_key)
-    html, summary = texts.states[states.default_key]
-    controls = []
-    for control in step.controls:
-        buttons = []
-        for index, value in enumerate(control.values):
-            buttons.append({
-                "index": index,
-                "value": str(value),  # deep links name values, not indices
-                "text": control.button.replace("{value}", str(value)),
-                "detail": str(control.details[index]) if control.details else "",
-                "pressed": value == control.default,
-            })
-        controls.append({"name": control.name, "label": control.label, "buttons": buttons})
-    return StepView(
-        number=step.number, total=total, anchor=f"step-{step.number}", title=step.title,
-        subtitle=step.subtitle, controls=controls,
-        readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
-        prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide, chart_title=step.chart.title, table=table,
-    )
-
-
-def _common(site: Site, assets: dict[str, str], root: str | None) -> dict:
-    """Context every template gets. root=None: the page may be served at any depth
-    (404.html). Its home link is then absolute when base_url is known; otherwise it
-    is "index.html", right from disk and one level deep, and the 404 template
-    finds the site's root when it is served deeper."""
-    if root is None:
-        home = f"{site.config.base_url}index.html" if site.config.base_url else "index.html"
-    else:
-        home = f"{root}index.html"
-    return {"site": site.config, "labels": site.config.labels, "root": root, "home": home,
-            "asset": lambda name: f"{root or ''}assets/{assets[name]}"}
-
-
-def _neighbours(site: Site, explainer: Explainer, root: str) -> dict[str, SeriesLink | None]:
-    """The explainers before and after this one in the series' reading order. A
-    planned neighbour is still named (without a link), so the order reads the same
-    on every page."""
-    order = _series(site, root, explainer.slug) + _extra(site, root)
-    index = next(i for i, link in enumerate(order) if link.slug == explainer.slug)
-    return {"previous": order[index - 1] if index > 0 else None,
-            "next": order[index + 1] if index + 1 < len(order) else None}
-
-
-def _link(site: Site, explainer: Explainer, root: str) -> SeriesLink:
-    return SeriesLink(None, explainer.slug, explainer.title, explainer.subtitle,
-                      explainer_href(explainer.slug, root))
-
-
-def _entry_link(site: Site, entry: SeriesEntry, root: str, number: int | None, current: str | None) -> SeriesLink:
-    built = {e.slug: e for e in site.explainers}
-    explainer = built.get(entry.slug)
+def _entry_link(site: Site, entry: SeriesEntry, urls: Urls, number: int | None, current: str | None) -> SeriesLink:
+    built = {page.slug: page for page in site.pages}
+    page = built.get(entry.slug)
     return SeriesLink(
-        number=number, slug=entry.slug, title=explainer.title if explainer else entry.title,
-        subtitle=explainer.subtitle if explainer and explainer.subtitle else entry.subtitle,
-        href=explainer_href(entry.slug, root) if explainer else None, current=entry.slug == current,
+        number=number, slug=entry.slug, title=page.title if page else entry.title,
+        subtitle=page.subtitle if page and page.subtitle else entry.subtitle,
+        href=urls.page(entry.slug) if page else None, current=entry.slug == current,
     )
 
 
-def _series(site: Site, root: str, current: str | None) -> list[SeriesLink]:
-    links = [_entry_link(site, e, root, i, current) for i, e in enumerate(site.config.series, start=1)]
-    listed = {e.slug for e in site.config.series + site.config.extra}
-    # Explainers in content/ but not in site.toml still belong in the series.
-    for explainer in site.explainers:
-        if explainer.slug not in listed:
-            links.append(SeriesLink(len(links) + 1, explainer.slug, explainer.title, explainer.subtitle,
-                                    explainer_href(explainer.slug, root), explainer.slug == current))
-    return links
-
-
-def _extra(site: Site, root: str) -> list[SeriesLink]:
-    return [_entry_link(site, e, root, None, None) for e in site.config.extra]
-
-
-def _related(site: Site, explainer: Explainer, root: str) -> list[SeriesLink]:
-    entries = {e.slug: e for e in site.config.series + site.config.extra}
-    built = {e.slug: e for e in site.explainers}
-    links = []
-    for slug in explainer.related:
-        if slug in built:
-            links.append(_link(site, built[slug], root))
-        elif slug in entries:
-            links.append(_entry_link(site, entries[slug], root, None, None))
-    return links
+__all__ = ["Page", "RenderContext", "SeriesLink", "format_date", "page_path", "render_pages", "split_questions"]

@@ -6,91 +6,17 @@ Whatever all states of a step share (layout) is stored once per step, and
 every array that appears more than once (a matrix shown under several
 choices of another control) is stored once in a pool and referenced as {"$": index}.
 
-The charts and tables are interned apart from the text (readouts, prose,
-summaries): a prose edit leaves them as they were, so the dev server reuses
-them, and a step's embed takes its part of them rather than interning again.
+What a page's data holds is its kind's choice (kinds/); this module gives
+every kind the pool and the escaping.
 """
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode_string
-
-from .prose import StepProse
-from ..compute.states import StepStates
 
 # Arrays whose JSON is shorter than this are cheaper inline than as a reference.
 _MIN_POOLED = 24
-
-
-@dataclass
-class ChartPayload:
-    """An explainer's charts and data tables in every state, interned into one pool.
-    Each step: {"default", "layout" (what all its states share), "states": {key:
-    {"data", "layout", "table"}}}."""
-    steps: list[dict]
-    pool: list
-
-
-def chart_payload(steps: list[StepStates], labels: dict) -> ChartPayload:
-    pool = Pool()
-    return ChartPayload([_step_charts(states, states.figures, states.tables(labels), pool) for states in steps],
-                        pool.items)
-
-
-def _step_charts(computed: StepStates, figures: dict[str, dict], tables: dict[str, dict], pool: "Pool") -> dict:
-    layouts = [figures[s.key]["layout"] for s in computed.states]
-    shared = {k: v for k, v in layouts[0].items() if all(layout.get(k) == v for layout in layouts[1:])}
-    states = {}
-    for state in computed.states:
-        figure = figures[state.key]
-        states[state.key] = {
-            "data": pool.intern(figure["data"]),
-            "layout": {k: pool.intern(v) for k, v in figure["layout"].items() if k not in shared},
-            "table": pool.intern(tables[state.key]),
-        }
-    return {"default": computed.default_key, "layout": shared, "states": states}
-
-
-def explainer_payload(charts: ChartPayload, steps: list[StepStates], prose: list[StepProse]) -> str:
-    """The inline JSON of a page showing all of an explainer's steps (its page
-    and its whole-explainer embed carry the same data)."""
-    data = [_with_text(step, states, texts) for step, states, texts in zip(charts.steps, steps, prose)]
-    return script_json({"steps": data, "pool": charts.pool})
-
-
-def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: StepProse) -> str:
-    """The inline JSON of one step alone (a step's embed): only the pooled arrays
-    that step uses, renumbered in the order interning that step alone gives them."""
-    renumbered: dict[int, int] = {}
-    pool: list = []
-
-    def take(node):
-        if isinstance(node, dict):
-            if len(node) == 1 and "$" in node:
-                old = node["$"]
-                if old not in renumbered:
-                    item = take(charts.pool[old])  # what an array holds is pooled before the array
-                    renumbered[old] = len(pool)
-                    pool.append(item)
-                return {"$": renumbered[old]}
-            return {key: take(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [take(item) for item in node]
-        return node
-
-    step = take(charts.steps[index])
-    return script_json({"steps": [_with_text(step, states, prose)], "pool": pool})
-
-
-def _with_text(step: dict, computed: StepStates, prose: StepProse) -> dict:
-    states = {}
-    for state in computed.states:
-        html, summary = prose.states[state.key]
-        states[state.key] = {"readouts": state.readouts, "prose": html, "summary": summary,
-                             **step["states"][state.key]}
-    return {**step, "states": states}
 
 
 class Pool:

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 
-from ..load.content import Explainer, Site
+from ..load.content import Site
 from .payload import script_json
 
 SITEMAP = "sitemap.xml"
@@ -42,7 +42,7 @@ def page_url(site: Site, path: str) -> str:
     return site.config.base_url + path
 
 
-def description_of(explainer: Explainer) -> str:
+def description_of(explainer) -> str:
     return explainer.description or explainer.subtitle
 
 
@@ -59,7 +59,7 @@ def index_head(site: Site) -> Head:
                 json_ld=[script_json(website, keep_order=True)])
 
 
-def explainer_head(site: Site, explainer: Explainer, questions: list[tuple[str, str]]) -> Head:
+def article_head(site: Site, explainer, questions: list[tuple[str, str]]) -> Head:
     """questions: (question HTML, answer HTML) pairs, exactly as the page shows them."""
     config = site.config
     if not config.base_url:

@@ -147,3 +147,37 @@ def _count(v):
 
 def _is_range_part(number, values):
     return any(number == str(v) for v in values.values() if isinstance(v, int))
+
+
+# Literal digits the reader may see that are not data: head and model names,
+# formulas, and citation years.
+_LITERALS = re.compile(r"\b[Hh]eads? \d\b(?!%)|4·d_model²|d_model²|log₂|log2|\b(19|20)\d\d\b"
+                       r"|\b(?:GPT|Llama|Gemma)(?:-\d+)*(?:-\d+B)?\b|\b\d+B\b")
+
+
+def _unexplained_numbers(text, values):
+    """The numbers of `text` that no value (or formatted value) accounts for."""
+    # A string value may hold digits ("Heads 2, 6 and 8"): those come from the data too.
+    for v in sorted((v for v in _flatten(values.values()) if isinstance(v, str)), key=len, reverse=True):
+        if any(c.isdigit() for c in v):
+            text = text.replace(v, " ")
+    numbers = re.findall(r"\d[\d,.]*", _LITERALS.sub("", text))
+    rendered = {str(v) for v in _flatten(values.values())}
+    formatted = {f(v) for v in _flatten(values.values()) if isinstance(v, (int, float)) and not isinstance(v, bool)
+                 for f in (_pct, _fix2, _count, str)}
+    return [n.rstrip(".,") for n in numbers
+            if n.rstrip(".,") not in rendered | formatted and not _is_range_part(n.rstrip(".,"), values)]
+
+
+def test_numbers_in_every_state_hint_and_deeper_come_from_values(computed):
+    """Every state's prose is checked against that state's values, and the hint
+    and the deeper part against the step's constants (the values that are the
+    same in every state, the only ones those parts may use)."""
+    _, steps, prose = computed
+    for states, texts in zip(steps, prose):
+        for state in states.states:
+            html, _ = texts.states[state.key]
+            assert _unexplained_numbers(_text(html), state.values) == [], (states.step.title, state.key)
+        for part in ("hint", "deeper"):
+            assert _unexplained_numbers(_text(getattr(texts, part)), states.constants) == [], \
+                (states.step.title, part)

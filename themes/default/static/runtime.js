@@ -58,6 +58,8 @@
     this.colours = null;   // theme colours looked up for this chart, by custom property
     this.shown = {};       // the prose and table on the page, as the state they came from
     this.key = this.spec.default;
+    // The buttons pressed when the page opens: the default state's choices (deep links return to them).
+    this.defaults = this.groups.map(function (g) { return g.querySelector('[aria-pressed="true"]'); });
     var self = this;
     this.groups.forEach(function (group) {
       group.addEventListener("click", function (event) {
@@ -68,12 +70,12 @@
     });
   }
 
+  // The build wrote, for every state, where each control leads ("to"): the runtime
+  // follows it and never builds a key itself, so any graph of states works alike.
   Step.prototype.select = function (group, button) {
-    var key = this.groups.map(function (g) {
-      var chosen = g === group ? button : g.querySelector('[aria-pressed="true"]');
-      return chosen.getAttribute("data-index");
-    }).join(".");
-    var changed = key !== this.key && this.spec.states[key];
+    var leads = this.spec.states[this.key].to[this.groups.indexOf(group)];
+    var key = leads ? leads[Number(button.getAttribute("data-index"))] : undefined;
+    var changed = key !== undefined && key !== this.key && this.spec.states[key];
     // The chart is drawn before the buttons change: Plotly reads sizes as it draws,
     // which would otherwise make the browser lay the page out first, mid-click.
     if (changed) {

@@ -1,7 +1,7 @@
 /* Sharing: deep links (the address fragment holds the state of the steps)
    and the Embed button's iframe code. Loaded after runtime.js, it works only
    through window.explainerRuntime.steps (each step's section, groups, spec,
-   key and select(group, button)), the "explainer:state" events, and the
+   key, defaults and select(group, button)), the "explainer:state" events, and the
    data-name / data-value attributes of the controls, so the runtime knows
    nothing about addresses. Classic script: pages run from file://.
 
@@ -70,7 +70,6 @@
     try {
       steps.forEach(function (step) {
         var wanted = states[stepNumber(step)] || {};
-        var defaults = String(step.spec.default).split(".");
         step.groups.forEach(function (group, index) {
           var buttons = buttonsOf(group);
           var name = group.getAttribute("data-name");
@@ -78,9 +77,7 @@
           if (Object.prototype.hasOwnProperty.call(wanted, name)) {
             choice = buttons.filter(function (b) { return b.getAttribute("data-value") === wanted[name]; })[0];
           }
-          if (!choice) {
-            choice = buttons.filter(function (b) { return b.getAttribute("data-index") === defaults[index]; })[0];
-          }
+          if (!choice) choice = step.defaults[index];
           if (choice && choice !== pressedIn(group)) step.select(group, choice);
         });
       });

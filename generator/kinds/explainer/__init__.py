@@ -1,0 +1,48 @@
+"""The explainer: a page of numbered steps, each with controls, readouts, a
+chart and prose for every state of its controls. Everything about steps lives
+in this subpackage: content and schema, compute, text, page data and pages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import PageKind
+from . import compute, content, pages, schema, text
+
+
+class ExplainerKind(PageKind):
+    name = "explainer"
+    main_file = content.MAIN_FILE
+    model_file = content.MODEL_FILE
+    runtime = "runtime.js"
+    schema = {
+        "`explainer.md` front matter": schema.EXPLAINER,
+        "Step front matter (`steps/NN-name.md`)": schema.STEP,
+        "Each `[[controls]]` entry of a step": schema.CONTROL,
+        "Each `[[readouts]]` entry of a step": schema.READOUT,
+        "The `[chart]` table of a step": schema.CHART,
+    }
+
+    def load(self, folder: Path, warnings: list) -> content.Explainer:
+        return content.load_explainer(folder, warnings)
+
+    def declarations(self, source: content.Explainer) -> str:
+        """Everything about the steps that the computation reads: not their prose."""
+        return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.chart) for s in source.steps])
+
+    def compute(self, source, model, config, cache) -> list[compute.StepStates]:
+        return compute.compute_explainer(source, model, config.max_states, cache.memo("finite") if cache else None)
+
+    def adopt(self, computed, source):
+        return compute.adopt(computed, source)
+
+    def render_text(self, source, computed, renderer) -> list[text.StepProse]:
+        return text.render_explainer_text(source, computed, renderer)
+
+    def render(self, source, computed, texts, context):
+        return pages.render_explainer(source, computed, texts, context)
+
+    def state_count(self, computed) -> int:
+        return sum(len(step.states) for step in computed)
+
+
+KIND = ExplainerKind()

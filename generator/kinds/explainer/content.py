@@ -1,0 +1,164 @@
+"""An explainer's content: explainer.md (title, intro, key ideas, questions,
+references) and its steps, each with controls, readouts and a chart. Loaded and
+validated with every problem collected, so an author sees every error at once."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...errors import ContentError, Problem
+from ...load import schema
+from ...load.content import collect, present
+from ...load.frontmatter import load_document
+from .. import PageSource, Reference
+from .schema import CHART, EXPLAINER, READOUT, STEP
+
+MAIN_FILE = "explainer.md"
+MODEL_FILE = "model.py"
+STEPS_DIR = "steps"
+
+Readout = schema.record("Readout", READOUT, __name__)
+Chart = schema.record("Chart", CHART, __name__)
+
+
+@dataclass(frozen=True)
+class Control:
+    """A [[controls]] table, with its values resolved: a list in the step file,
+    or (values_from) the name of a list in model.py, filled in once it is loaded."""
+    kind: str
+    name: str
+    label: str
+    values: tuple
+    values_from: str | None
+    default: object
+    button: str
+    details: tuple | None
+    details_from: str | None
+
+
+@dataclass
+class Step:
+    path: Path
+    number: int
+    slug: str
+    title: str
+    subtitle: str
+    compute: str
+    summary: str
+    controls: list[Control]
+    readouts: list[Readout]
+    chart: Chart
+    prose: str
+    hint: str
+    deeper: str
+    prose_line: int = 1
+    part_lines: dict = field(default_factory=dict)  # part name -> first line, for error messages
+
+
+@dataclass
+class Explainer(PageSource):
+    question: str | None = None  # the heading of the intro
+    intro: str = ""
+    key_ideas: str = ""
+    questions: str = ""
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def model_path(self) -> Path:
+        return self.path / MODEL_FILE
+
+
+def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
+    path = folder / MAIN_FILE
+    errors: list[Problem] = []
+    doc = collect(errors, lambda: load_document(path, ("main", "intro", "key-ideas", "questions")))
+    if doc is None:
+        raise ContentError(errors)
+    meta, meta_errors, meta_warnings = schema.validate(doc.meta, EXPLAINER, path, doc.text)
+    errors += meta_errors
+    warnings += meta_warnings
+    for index, slug in enumerate(meta.get("related") or []):
+        if not isinstance(slug, str):
+            errors.append(Problem(path, f"expected a slug string, found {slug!r}",
+                                  schema.line_of(doc.text, "related"), f"related[{index}]"))
+    if "main" in doc.parts:
+        warnings.append(Problem(path, "text before the first '::: part' marker is ignored",
+                                doc.part_lines["main"]))
+    if "intro" in doc.parts and not meta.get("question"):
+        warnings.append(Problem(path, "the intro has no heading: add the question it answers, "
+                                "e.g. question = \"What is ...?\"", doc.part_lines["intro"], "question"))
+    if not present(folder / MODEL_FILE):
+        errors.append(Problem(folder / MODEL_FILE, "is missing: an explainer's numbers come from its model.py"))
+    steps_dir = folder / STEPS_DIR
+    step_files = sorted(steps_dir.glob("*.md")) if steps_dir.is_dir() else []
+    if not step_files:
+        errors.append(Problem(steps_dir, "has no step files (steps/NN-name.md)"))
+    steps = []
+    for number, step_path in enumerate(step_files, start=1):
+        step = collect(errors, lambda: load_step(step_path, number, warnings))
+        if step:
+            steps.append(step)
+    if errors:
+        raise ContentError(errors)
+    return Explainer(
+        kind="explainer", path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
+        description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
+        references=[Reference(**ref) for ref in meta["references"]], question=meta["question"],
+        intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
+        questions=doc.parts.get("questions", ""), steps=steps,
+    )
+
+
+def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
+    doc = load_document(path, ("main", "hint", "deeper"))
+    meta, errors, meta_warnings = schema.validate(doc.meta, STEP, path, doc.text)
+    warnings += meta_warnings
+    if "main" not in doc.parts:
+        errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
+                              doc.body_line))
+    controls = []
+    for index, row in enumerate(meta.get("controls") or []):
+        control, control_errors = _control(row, path, f"controls[{index}]", doc.text)
+        errors += control_errors
+        controls.append(control)
+    names = [c.name for c in controls if c]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
+                              "controls"))
+    if errors:
+        raise ContentError(errors)
+    slug = path.stem.split("-", 1)[1] if "-" in path.stem and path.stem.split("-")[0].isdigit() else path.stem
+    return Step(
+        path=path, number=number, slug=slug, title=meta["title"], subtitle=meta["subtitle"],
+        compute=meta["compute"], summary=meta["summary"], controls=controls,
+        readouts=[Readout(**r) for r in meta["readouts"]], chart=Chart(**meta["chart"]),
+        prose=doc.parts["main"], hint=doc.parts.get("hint", ""), deeper=doc.parts.get("deeper", ""),
+        prose_line=doc.part_lines["main"], part_lines=dict(doc.part_lines),
+    )
+
+
+def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:
+    errors: list[Problem] = []
+
+    def line(key: str) -> int | None:
+        return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
+
+    if "{value}" not in row.get("button", "{value}"):
+        errors.append(Problem(path, f"must contain '{{value}}', found {row.get('button')!r}", line("button"),
+                              where + ".button"))
+    values, details = row.get("values"), row.get("details")
+    literal = isinstance(values, list)
+    if literal and values and row.get("default") not in values:
+        errors.append(Problem(path, f"expected one of the values {values!r}, found {row.get('default')!r}",
+                              line("default"), where + ".default"))
+    if isinstance(details, list) and literal and len(details) != len(values):
+        errors.append(Problem(path, f"expected {len(values)} details (one per value), found {len(details)}",
+                              line("details"), where + ".details"))
+    control = Control(
+        kind=row.get("kind", "buttons"), name=row.get("name"), label=row.get("label"),
+        values=tuple(values) if literal else (), values_from=None if literal else values,
+        default=row.get("default"), button=row.get("button", "{value}"),
+        details=tuple(details) if isinstance(details, list) else None,
+        details_from=details if isinstance(details, str) else None,
+    )
+    return control, errors

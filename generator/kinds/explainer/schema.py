@@ -1,0 +1,66 @@
+"""The schema of an explainer's files: the front matter of explainer.md and of
+each step (steps/NN-name.md), with its controls, readouts and chart. Declared
+once here; the content dataclasses are made from these tables."""
+from __future__ import annotations
+
+import datetime as _dt
+
+from ...load.schema import KIND, REFERENCE, Option, format_check, identifier, nonempty, values_check
+from ...render.charts import KINDS
+
+EXPLAINER = {
+    "kind": KIND,
+    "title": Option((str,), "The explainer's title.", required=True, check=nonempty),
+    "subtitle": Option((str,), "One line under the title.", default=""),
+    "description": Option((str,), "One or two sentences for search results and link previews.", default=""),
+    "question": Option((str,), "The question the intro answers, shown as its heading "
+                       "(e.g. 'What is multi-head attention?').", default=None, check=nonempty),
+    "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
+    "related": Option((list,), "Slugs of related explainers.", default=[]),
+    "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
+}
+
+CONTROL = {
+    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
+                   default="buttons", choices=("buttons",)),
+    "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
+                   check=identifier),
+    "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=nonempty),
+    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py.",
+                     required=True, check=values_check),
+    "default": Option((str, int, float), "The value selected when the page opens.", required=True),
+    "button": Option((str,), "Visible button text, with {value} replaced by the value.", default="{value}"),
+    "details": Option((list, str), "Second line on each button: a list, or the name of a list in model.py.",
+                      default=None),
+}
+
+READOUT = {
+    "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=nonempty),
+    "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
+    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), percent "
+                     "or shape.", default="text", check=format_check),
+}
+
+CHART = {
+    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
+                   "under Chart kinds).", required=True, choices=KINDS),
+    "title": Option((str,), "Title drawn above the chart.", default=""),
+    "x_title": Option((str,), "Title of the x axis.", default=""),
+    "y_title": Option((str,), "Title of the y axis.", default=""),
+    "y_format": Option((str,), "Plotly (d3) tick format of the y axis, e.g. '.0%'.", default=""),
+    "height": Option((int,), "Chart height in pixels.", default=360,
+                     check=lambda v: None if 120 <= v <= 2000 else f"expected 120 to 2000 pixels, found {v}"),
+    "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
+}
+
+STEP = {
+    "title": Option((str,), "The step's heading.", required=True, check=nonempty),
+    "subtitle": Option((str,), "One line under the heading.", default=""),
+    "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
+                      check=identifier),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
+                      default=""),
+    "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
+    "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
+    "chart": Option((dict,), "The chart of the step.", required=True, item=CHART),
+}

@@ -1,0 +1,256 @@
+"""What the multi-head page teaches, checked against the data (issue 17).
+
+Each test recomputes from the toy model what a sentence of the page claims,
+without going through the values the step functions return, and checks that
+the rendered text says that and nothing else. A test fails if the toy changes
+and the prose no longer holds, or if a sentence goes back to a claim a review
+found wrong."""
+import re
+
+import numpy as np
+import pytest
+
+from .test_mha_model import model  # noqa: F401  (the toy model, imported from content/)
+
+LAYER = 4  # the four-head layer of steps 4 to 6
+
+
+@pytest.fixture(scope="module")
+def page(mha_states):
+    site, steps, prose = mha_states
+    explainer = next(e for e in site.explainers if e.slug == "multi-head-attention")
+    return explainer, steps, prose
+
+
+def _text(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+
+
+def _states(page, number):
+    """[(state, rendered prose text)] of every state of a step."""
+    _, steps, prose = page
+    states, texts = steps[number - 1], prose[number - 1]
+    return [(s, _text(texts.states[s.key][0])) for s in states.states]
+
+
+def _part(page, number, part):
+    _, _, prose = page
+    return _text(getattr(prose[number - 1], part))
+
+
+def _everything(page):
+    """All the text of the page: every state's prose, hints, deeper parts, and
+    the introduction, key ideas and questions."""
+    explainer, steps, prose = page
+    parts = [explainer.intro, explainer.key_ideas, explainer.questions]
+    for texts in prose:
+        parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper)]
+    return " ".join(" ".join(parts).split())
+
+
+def _top_keys(model, query, heads):  # noqa: F811
+    qi = model.TOKENS.index(query)
+    return [model.TOKENS[int(np.argmax(model.PATTERNS[h][qi]))] for h in range(heads)]
+
+
+def _heads_named(text):
+    """'Head 4' -> [4]; 'Heads 2 and 3' -> [2, 3]; 'Heads 2, 6 and 8' -> [2, 6, 8]."""
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+# Item 1: after W_O there are no per-head slices of the output.
+
+def test_no_head_owns_a_slice_of_the_output(page, model):  # noqa: F811
+    text = _everything(page)
+    assert not re.search(r"slice of the (layer's )?output", text)
+    for state, prose in _states(page, 6):
+        assert "concatenated vector" in prose and "term of the sum" in prose, state.key
+    # The sum the prose describes: the heads' terms add up to concat @ W_O, and
+    # every output number depends on every head (no block of W_O is zero).
+    assert np.allclose(sum(model._layer_contributions()), model._multi_head_concat(LAYER) @ model.W_O)
+    for a, b in model.head_blocks(model.D_MODEL, LAYER):
+        assert (np.abs(model.W_O[a:b]).sum(axis=0) > 0).all()
+
+
+# Item 2: only W_O's output must be d_model wide.
+
+def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
+    gemma = model.GEMMA_7B
+    concat = gemma["heads"] * gemma["d_head"]
+    assert concat != gemma["d_model"]  # the page's counterexample is one
+    deeper = _part(page, 4, "deeper")
+    assert f"{concat:,} numbers per token" in deeper
+    assert f"{concat}×{gemma['d_model']} W_O" in deeper
+    assert f"width of {gemma['d_model']:,}" in deeper
+    # W_O of (h·d_head) × d_model: Gemma's attention layer is 4·d_model·concat weights.
+    assert model.attention_params(gemma["d_model"], gemma["heads"], gemma["d_head"]) == 4 * gemma["d_model"] * concat
+    text = _everything(page)
+    for wrong in ("restores the width", "back to exactly d_model", "must come back to exactly d_model"):
+        assert wrong not in text
+
+
+# Item 3: a reshape to (length, heads, d_k), then a transpose.
+
+@pytest.mark.parametrize("heads", [2, 4, 8])
+def test_split_heads_is_reshape_then_transpose(model, heads):  # noqa: F811
+    x = np.arange(6 * 64, dtype=float).reshape(6, 64)
+    split = model.split_heads(x, heads)
+    d_k = 64 // heads
+    assert split.shape == (heads, 6, d_k)
+    for h, (a, b) in enumerate(model.head_blocks(64, heads)):
+        assert np.array_equal(split[h], x[:, a:b])  # head h holds its own slice of every token
+    assert not np.array_equal(x.reshape(heads, 6, d_k), split)  # a plain reshape would not
+    assert np.array_equal(model.merge_heads(split), x)
+
+
+def test_the_page_says_reshape_then_transpose(page):
+    for state, prose in _states(page, 2):
+        v = state.values
+        n, h, d_k = v["seq_len"], v["heads"], v["d_k"]
+        assert (tuple(v["reshape_shape"]), tuple(v["split_shape"])) == ((n, h, d_k), (h, n, d_k))
+        reshaped = prose.index(f"reshaped to {n}×{h}×{d_k}")
+        assert prose.index(f"transposed to {h}×{n}×{d_k}") > reshaped
+    deeper = _part(page, 2, "deeper")
+    assert deeper.index("(length, heads, d_k)") < deeper.index("transpose to (heads, length, d_k)")
+    explainer = page[0]
+    assert explainer.questions.index("(batch, length, heads, d_k)") < explainer.questions.index("(batch, heads, length, d_k)")
+    assert "reshaped to (batch, heads" not in explainer.questions
+
+
+# Item 4: Voita et al.'s positional heads look at the previous or the next token.
+
+def test_voita_positional_heads_are_the_neighbour_heads(page, model):  # noqa: F811
+    n = len(model.TOKENS)
+    neighbour_heads = [
+        h + 1 for h, p in enumerate(model.PATTERNS)
+        if all(np.argmax(p[i]) == i - 1 for i in range(1, n)) or all(np.argmax(p[i]) == i + 1 for i in range(n - 1))
+    ]
+    names = [model.PATTERN_NAMES[h - 1] for h in neighbour_heads]
+    assert names == ["Previous token", "Next token"]
+    # The page's own "Positional" head keeps its top weight on the token itself.
+    assert all(np.argmax(model.PATTERNS[0][i]) == i for i in range(n))
+    deeper = _part(page, 3, "deeper")
+    sentence = re.search(r"positional heads, which put their largest weight on the token just before or "
+                         r"just after the current one \(here (Heads? [\d, and]+),", deeper)
+    assert sentence and _heads_named(sentence.group(1)) == neighbour_heads
+
+
+# Item 5: step 1's example is answered in step 6.
+
+def test_the_step1_question_is_answered_by_separate_heads(page, model):  # noqa: F811
+    query, keys = model.EXAMPLE_QUERY, model.EXAMPLE_KEYS
+    deeper = _part(page, 1, "deeper")
+    assert f"verb {query} " in deeper and f"( {keys['who']} )" in deeper and f"( {keys['where']} )" in deeper
+    tops = _top_keys(model, query, LAYER)
+    answered = {role: [h + 1 for h, key in enumerate(tops) if key == word] for role, word in keys.items()}
+    assert all(answered.values()), f"no head of the layer brings {query} one of {keys}: {tops}"
+    assert not set(answered["who"]) & set(answered["where"])
+    # The state of step 6 with the example word as query shows it, and so does the hint.
+    for state, prose in _states(page, 6):
+        said = re.search(rf"for {query} , {keys['who']} comes from (Heads? [\d, and]+) and "
+                         rf"{keys['where']} from (Heads? [\d, and]+),", prose)
+        if state.choice["query"] == query:
+            assert said, prose
+            assert [_heads_named(said.group(1)), _heads_named(said.group(2))] == [answered["who"], answered["where"]]
+        else:
+            assert not said
+    hint = _part(page, 6, "hint")
+    assert re.search(rf"Then choose {query} , .*{keys['who']} comes from Heads? [\d, and]+ and {keys['where']} from", hint)
+
+
+# Item 6: counts of distinct keys come from the data.
+
+def test_step3_hint_counts_the_distinct_keys(page, model):  # noqa: F811
+    hint = _part(page, 3, "hint")
+    query = re.search(r"Keep (\S+) as the query", hint).group(1)
+    tops = _top_keys(model, query, len(model.PATTERNS))
+    stated = re.search(r"over all (\d+) heads it lands on only (\d+) different words: (Heads [\d, and]+), "
+                       r"for example, all send (\S+) to (\S+) ,", hint)
+    assert stated, hint
+    assert int(stated.group(1)) == len(tops) and int(stated.group(2)) == len(set(tops)) < len(tops)
+    shared, key = _heads_named(stated.group(3)), stated.group(5)
+    assert stated.group(4) == query and len(shared) > 1
+    assert [h + 1 for h, k in enumerate(tops) if k == key] == shared
+
+
+def test_step6_counts_the_distinct_keys_of_every_query(page):
+    for state, prose in _states(page, 6):
+        row = state.chart["highlight_row"]
+        # Independent of the values: the top key of each map in the chart, on the highlighted row.
+        tops = [state.chart["x"][int(np.argmax(z[row]))] for z in state.chart["z"]]
+        distinct = len(set(tops))
+        assert re.search(rf"reach {distinct} different words? in one layer", prose), (state.key, prose)
+        listed = re.findall(r"Head (\d) (?:lands )?on (\S+) ", prose.split("in one layer:")[1])
+        assert [key for _, key in listed] == tops
+        assert ("Some heads agree on a word" in prose) == (distinct < len(tops))
+
+
+# Item 7: the share ranking is hand-set, and the page says so.
+
+def test_step5_says_the_lead_is_hand_set(page, model):  # noqa: F811
+    tuned = model.head_shares()
+    raw = model.head_shares(model._W_O_RAW)
+    assert int(np.argmax(tuned)) == 0 and int(np.argmax(raw)) != 0  # the lead comes from the gain alone
+    gains = np.asarray(model.HEAD_GAINS)
+    assert gains[0] != 1 and (gains[1:] == 1).all()  # one hand-set factor, the one the page names
+    raw_rank = int(np.sum(raw > raw[0])) + 1
+    default = next(p for s, p in _states(page, 5) if s.choice["head"] == 1)
+    assert f"multiplied by {gains[0]:.2f}" in default
+    assert f"Head 1 would have {round(100 * raw[0])}% of the output, in place {raw_rank} of {LAYER}" in default
+    assert "hand-set" in _part(page, 5, "hint")
+    for state, prose in _states(page, 5):
+        h = state.choice["head"]
+        assert f"its share would be {round(100 * raw[h - 1])}%" in prose or h == 1
+
+
+def test_step5_explains_the_unscaled_shares_by_focus(page, model):  # noqa: F811
+    """The deeper paragraph says that, with W_O as drawn, sharper heads get larger
+    shares: true of every pair of heads whose mean entropies clearly differ."""
+    raw = model.head_shares(model._W_O_RAW)
+    entropy = model.mean_entropies(LAYER)
+    for i in range(LAYER):
+        for j in range(LAYER):
+            if entropy[i] < entropy[j] - 0.1:
+                assert raw[i] > raw[j], (i + 1, j + 1)
+    deeper = _part(page, 5, "deeper")
+    first, last = int(np.argmax(raw)), int(np.argmin(raw))
+    assert (f"Head {first + 1}, the {model.PATTERN_NAMES[first].lower()} head, would lead with "
+            f"{round(100 * raw[first])}%") in deeper
+    assert f"Head {last + 1}, the {model.PATTERN_NAMES[last].lower()} head, would come last" in deeper
+
+
+# Item 8: formulas state their conditions; real-world models are not all multi-head.
+
+def test_formulas_state_their_conditions(page, model):  # noqa: F811
+    for number in (2, 5):
+        deeper = _part(page, number, "deeper")
+        assert "no bias" in deeper and "d_model" in deeper and "keys and values" in deeper
+    llama = model.LLAMA3_8B
+    grouped = model.attention_params(llama["d_model"], llama["heads"], llama["d_head"], kv_heads=llama["kv_heads"])
+    assert grouped < 4 * llama["d_model"] ** 2
+    assert f"holds {grouped:,} weights instead of the {4 * llama['d_model'] ** 2:,}" in _part(page, 2, "deeper")
+    d = model.D_MODEL
+    assert model.attention_params(d, 4, d // 4, bias=True) == 4 * d * d + 4 * d
+
+
+# Every work the page names is in its references, and every reference is used.
+
+def test_every_cited_work_is_referenced(page):
+    explainer = page[0]
+    text = _everything(page)
+    cited = set(re.findall(r"([A-Z][a-z]+|Gemma Team)(?: et al\.)?,? \(?((?:19|20)\d\d)\)?", text))
+    firsts = [(ref.authors.split(",")[0], ref.year) for ref in explainer.references]
+    surnames = {(first if first.endswith("Team") else first.split()[-1], year) for first, year in firsts}
+    cited = {(name, int(year)) for name, year in cited}
+    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
+    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+
+
+def test_step6_positional_head_sends_most_of_the_rest_to_the_neighbours(page, model):  # noqa: F811
+    """'Most of the rest goes to the neighbouring words', for every query."""
+    pattern = model.PATTERNS[model.PATTERN_NAMES.index("Positional")]
+    for i, row in enumerate(pattern):
+        neighbours = model.window_share(row, i) - row[i]
+        assert neighbours > (1 - row[i]) / 2, model.TOKENS[i]
+    said = [p for s, p in _states(page, 6) if s.values["pattern"] == "Positional"]
+    assert said and all("Most of the rest goes to the neighbouring words" in p for p in said)
