@@ -87,9 +87,12 @@ def test_lensa_builds_the_fixture_site(venv, tmp_path):
 def test_lensa_defaults_to_the_current_folder(venv, tmp_path):
     shutil.copytree(TINY, tmp_path / "content")
     shutil.copytree(ROOT / "themes", tmp_path / "themes")
+    made = lensa(venv, "new", "my-topic", cwd=tmp_path)  # from the starter the package carries
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "content" / "my-topic" / "explainer.md").is_file()
     result = lensa(venv, "build", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "into build in" in result.stdout and (tmp_path / "build" / "coin-flips" / "index.html").is_file()
+    assert "into build in" in result.stdout and (tmp_path / "build" / "my-topic" / "index.html").is_file()
 
 
 def test_lensa_fails_with_the_command_lines_exit_status(venv, tmp_path):
