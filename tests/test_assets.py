@@ -24,7 +24,7 @@ SAMPLES = {
     "heatmap_grid": [{"z": [[[0.2, 0.8], [0.6, 0.4]]] * 3, "x": ["a", "b"], "y": ["a", "b"],
                       "titles": ["1", "2", "3"], "highlight": 1, "highlight_row": 1}],
 }
-CHART = Chart(kind="", title="Title", x_title="x", y_title="y", y_format="", height=300, wide=False)
+CHART = Chart(**{**{k: o.default for k, o in __import__("generator.kinds.explainer.schema", fromlist=["CHART"]).CHART.items()}, "kind": "", "title": "Title", "x_title": "x", "y_title": "y", "height": 300})
 
 
 def sample_figures() -> list[dict]:

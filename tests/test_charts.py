@@ -16,7 +16,8 @@ WORDS = {name: option.default for name, option in LABELS.items()}
 
 
 def chart(**fields):
-    base = dict(kind="", title="", x_title="", y_title="", y_format="", height=300, wide=False)
+    from generator.kinds.explainer.schema import CHART
+    base = {**{key: option.default for key, option in CHART.items()}, "kind": "", "height": 300}
     return Chart(**{**base, **fields})
 
 
@@ -52,7 +53,7 @@ def test_blocks_table_gives_ranges_or_every_value_with_its_block():
     assert ranges == {"columns": ["Item", "Dimension"], "rows": [["H1", "0–1"], ["H2", "2–2"]]}
     values = charts.get("blocks").table(chart(), {**data, "values": [0.5, -1.0, 2]}, WORDS)
     assert values["columns"] == ["Position", "Item", "Value"]
-    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "-1.00"], ["2", "H2", "2"]]
+    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "\u22121.00"], ["2", "H2", "2"]]
 
 
 def test_text_on_coloured_blocks_has_the_better_contrast():
@@ -111,22 +112,33 @@ def test_a_change_of_selection_changes_only_the_layout_shapes():
             {k: v for k, v in two["layout"].items() if k != "shapes"}, kind
 
 
-def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
-    """The emphasised matrix is shown by veiling the others and a bold title, all
-    layout shapes, so switching needs no heatmap recomputation and Plotly redraws
-    the shapes alone (an annotation change would have it recompute everything)."""
+def test_choosing_another_matrix_of_a_grid_changes_only_its_pictures_and_shapes():
+    """The emphasised matrix is the one in full colour (the others are pictures in
+    faded colours) with a bold title: pictures and shapes, so switching needs no
+    recomputation and Plotly redraws those alone (an annotation change would have
+    it recompute everything)."""
+    from urllib.parse import unquote
+
+    from generator.render.charts.common import grey, ink_on, sequential_colour
+
     data = {"z": [[[0.1, 0.9]], [[0.5, 0.5]], [[0.2, 0.8]]], "x": ["a", "b"], "y": ["q"],
             "titles": ["one", "two", "three"], "highlight_row": 0}
     one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
     two = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 2})
     assert one["data"] == two["data"]
-    veils = [s for s in two["layout"]["shapes"] if s.get("fillcolor")]
-    assert [s["xref"] for s in veils] == ["x domain", "x2 domain"]
     titles = [s["label"]["text"] for s in two["layout"]["shapes"] if "label" in s]
     assert titles == ["one", "two", "<b>three</b>"]
     assert "annotations" not in two["layout"]
-    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
-        {k: v for k, v in two["layout"].items() if k != "shapes"}
+    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
+        {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
+    pictures = [unquote(image["source"]) for image in two["layout"]["images"]]
+    fills = [re.findall(r"<rect[^>]*fill='(#[0-9a-f]{6})'", svg) for svg in pictures]
+    assert fills[2] == [sequential_colour(0.2), sequential_colour(0.8)]  # the chosen one, in full colour
+    assert fills[0] == [grey(sequential_colour(0.1), 0.65), grey(sequential_colour(0.9), 0.65)]
+    # Faded or not, each value is written in the ink that reads best on its own cell.
+    for svg, cells in zip(pictures, fills):
+        assert re.findall(r"<text[^>]*fill='(#[0-9a-f]{6})'", svg) == [ink_on(c) for c in cells]
+
 
 def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     from urllib.parse import unquote
@@ -188,10 +200,12 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
 def test_a_strip_range_needs_values_and_two_increasing_numbers():
     kind = charts.get("blocks")
     base = {"sizes": [2], "labels": ["a"], "values": [0.1, 0.2]}
-    assert kind.check({**base, "range": [0, 1]}) is None
+    assert kind.check({**base, "range": [0, 1]}) == []
     for bad in ([1, 0], [0], "wide", [0, float("inf")]):
-        assert "'range'" in kind.check({**base, "range": bad})
-    assert "'range'" in kind.check({"sizes": [2], "labels": ["a"], "range": [0, 1]})
+        [issue] = kind.check({**base, "range": bad})
+        assert issue.key == "range" and "'range'" in issue.message
+    [issue] = kind.check({"sizes": [2], "labels": ["a"], "range": [0, 1]})
+    assert issue.key == "range"
 
 
 def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
@@ -199,7 +213,7 @@ def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
             "titles": ["Head 4 · Subject ↔ verb", "short", "c", "d"], "highlight": 1}
     layout = charts.get("heatmap_grid").figure(chart(), data)["layout"]
     titles = [s["label"]["text"] for s in layout["shapes"] if "label" in s]
-    assert titles[0] == "Head 4 · Subject ↔<br>verb" and titles[1] == "<b>short</b>"
+    assert titles[0] == "Head 4 · Subject<br>↔ verb" and titles[1] == "<b>short</b>"
     # Two by two: row labels on the first column, column labels on the last row.
     assert [layout[f"yaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [True, False, True, False]
     assert [layout[f"xaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [False, False, True, True]

@@ -29,6 +29,9 @@ class StepStates:
     # when the dev server reuses these states for a rebuild, so figures are made once.
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
+    # What the chart checks found suspicious (a value the colour scale would clip), one per
+    # step and data key; reported with the site's warnings on every build, cached or not.
+    warnings: list = field(default_factory=list, compare=False)
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -43,7 +46,9 @@ class StepStates:
         unchanged, so a prose edit redraws no figure."""
         if not self.figure_memo:
             kind = charts.get(self.step.chart.kind)
-            self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
+            # Ranges that stay fixed across states are worked out once, over every state.
+            chart = charts.resolved(self.step.chart, [s.chart for s in self.states])
+            self.figure_memo.update({s.key: kind.figure(chart, s.chart) for s in self.states})
         return self.figure_memo
 
     def tables(self, labels: dict) -> dict[str, dict]:
@@ -78,7 +83,7 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo))
+                                  states.table_memo, states.warnings))
     return adopted
 
 
@@ -94,6 +99,7 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     formatters = [formatter(readout.format) for readout in step.readouts]
     where = f"{explainer.slug}, step {step.number} ({step.compute})"
     states = []
+    warned: dict[str, list] = {}  # chart data key -> [first warning, its state, how many states]
     for indices, key, to in grid(sizes):
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
@@ -103,7 +109,9 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data = _check_output(output, step, where, label, kind, memo)
+        values, chart_data, warnings = _check_output(output, step, where, label, kind, memo)
+        for issue in warnings:
+            warned.setdefault(issue.key, [issue.message, label, 0])[2] += 1
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
@@ -121,7 +129,10 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         name: value for name, value in states[0].values.items()
         if all(s.values.get(name) == value for s in states[1:])
     }
-    return StepStates(step, states, default_key, constants)
+    found = [Problem(step.path, f"{where} returned {step.chart.kind} chart data for {first}: {message}"
+                     + (f" (and {count - 1} other states)" if count > 1 else ""), field=f"chart.{name}")
+             for name, (message, first, count) in warned.items()]
+    return StepStates(step, states, default_key, constants, warnings=found)
 
 
 def _check_output(output, step: Step, where: str, label: str, kind, memo) -> tuple[dict, dict]:
@@ -143,11 +154,12 @@ def _check_output(output, step: Step, where: str, label: str, kind, memo) -> tup
     for name, value in chart_data.items():
         if not finite(value, memo):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
-    message = kind.check(chart_data)
-    if message:
-        raise ContentError.one(path, f"{where} returned bad {step.chart.kind} chart data for {label}: "
-                               f"{message}", field="chart")
-    return values, chart_data
+    found = charts.check(kind, chart_data, step.chart)
+    for issue in found:
+        if not issue.warning:
+            raise ContentError.one(path, f"{where} returned bad {step.chart.kind} chart data for {label}: "
+                                   f"{issue.message}", field=f"chart.{issue.key}" if issue.key else "chart")
+    return values, chart_data, [issue for issue in found if issue.warning]
 
 
 def _as_plain_array(value):
