@@ -125,7 +125,8 @@ def _computed(chart, all_data) -> list[float]:
             low, high = min(low, found[0]), max(high, found[1])
         if is_number(data.get("threshold")):
             low, high = min(low, data["threshold"]), max(high, data["threshold"])
-    return nice_span(low, high, _HEADROOM)
+    # Room for the labels written beyond the bars, else a little air.
+    return nice_span(low, high, _HEADROOM if any(d.get("text") is not None for d in all_data) else 0.05)
 
 
 def figure(chart, data: dict) -> dict:
@@ -144,7 +145,7 @@ def figure(chart, data: dict) -> dict:
                   "line": {"color": MARK if several else colour, "width": 1 if several else 0}}
         if any(faded) or pattern:
             marker["pattern"] = {"shape": ["/" if f else pattern for f in faded], "fgcolor": MARK,
-                                 "fgopacity": 0.5, "size": 6}
+                                 "fgopacity": 0.5, "size": 6, "fillmode": "overlay"}
         trace = {"type": "bar", "marker": marker, "cliponaxis": False,
                  "customdata": [str(label) for label in x],
                  "hovertemplate": "%{customdata}: %{" + ("x" if horizontal else "y") + "}<extra>"

@@ -5,6 +5,8 @@ highlights other boxes redraws shapes only. The data table lists the boxes,
 what each leads to and its state, then the highlighted path."""
 from __future__ import annotations
 
+import textwrap
+
 from .common import ACCENT, MARK, Issue, axis, base_layout, empty_trace, ink_on, is_number, issues, \
     labels_problem, table as data_table, theme_colour
 
@@ -96,7 +98,7 @@ def figure(chart, data: dict) -> dict:
         x0, x1, y0, y1 = _box(place)
         box = {"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x1, "y0": y0, "y1": y1, "layer": "above",
                "fillcolor": _BOX, "line": {"color": _EDGE, "width": 1.5},
-               "label": {"text": str(label), "font": {"size": 12, "color": _TEXT}}}
+               "label": {"text": _wrapped(str(label), place, columns), "font": {"size": 12, "color": _TEXT}}}
         if index in path:
             box.update(fillcolor=ACCENT, line={"color": MARK, "width": 3})
             box["label"]["font"]["color"] = ink_on(ACCENT)
@@ -111,6 +113,13 @@ def figure(chart, data: dict) -> dict:
                                     showline=False, ticks=""))
     layout["margin"] = {"l": 8, "r": 8, "t": 8, "b": 8}
     return {"data": [empty_trace()], "layout": layout}
+
+
+def _wrapped(label: str, place, columns: int) -> str:
+    """A box's label in lines that fit its width on a phone (about 300 pixels for the
+    whole grid, some 7 pixels a character), broken at spaces and hyphens."""
+    width = place[2] if len(place) == 3 else 1
+    return "<br>".join(textwrap.wrap(label, max(6, int(300 / columns * width * (1 - 2 * _MARGIN) / 7)))) or label
 
 
 def _arrow(source, target, colour, width) -> list[dict]:

@@ -195,14 +195,17 @@ def ticks(labels: list, room: float, size: float = 13) -> dict:
     return {"tickvals": positions, "ticktext": texts}
 
 
-def masked_key(text: str) -> dict:
-    """The legend entry of masked cells: a chip in their grey above the plot's top
-    right corner, named in dark text (which reads on the grey in either theme)."""
-    width = 16 + 7 * len(text)
-    return {"type": "rect", "xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel",
-            "xanchor": 1, "yanchor": 1, "x0": -width, "x1": 0, "y0": 6, "y1": 24,
-            "fillcolor": MASKED_FILL, "line": {"color": MASKED_HATCH, "width": 1},
-            "label": {"text": text, "font": {"size": 12, "color": "#000000"}}}
+def masked_key(text: str) -> list[dict]:
+    """The legend entry of masked cells, above the plot's top right corner: a swatch
+    of their grey (sized in pixels) and, left of it, their name."""
+    swatch = {"type": "rect", "xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel",
+              "xanchor": 1, "yanchor": 1, "x0": -14, "x1": 0, "y0": 8, "y1": 22,
+              "fillcolor": MASKED_FILL, "line": {"color": MASKED_HATCH, "width": 2}}
+    name = {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
+            "line": {"width": 0},
+            "label": {"text": text, "font": {"size": 12}, "textposition": "top right", "yanchor": "bottom",
+                      "xanchor": "right", "padding": 20}}
+    return [swatch, name]
 
 
 def figure(chart, data: dict) -> dict:
@@ -213,7 +216,7 @@ def figure(chart, data: dict) -> dict:
         shapes.append(row_outline(data["highlight_row"], len(x)))
     masked = mask is not None and any(any(row) for row in mask)
     if masked:
-        shapes.append(masked_key(str(data.get("mask_label") or "masked")))
+        shapes += masked_key(str(data.get("mask_label") or "masked"))
     as_picture = len(x) * len(y) <= PICTURE_CELLS
     plot_height = chart.height - 72 - (24 if masked else 0)
     layout = base_layout(

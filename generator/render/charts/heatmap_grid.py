@@ -133,7 +133,7 @@ def figure(chart, data: dict) -> dict:
                                       showgrid=False,
                                       range=cell_range(len(y), True), anchor=f"x{suffix}",
                                       # Square cells, as a picture's printed values are not to be stretched.
-                                      **({"constrain": "domain", "scaleanchor": f"x{suffix}"} if as_pictures
+                                      **({"constrain": "domain", "constraintoward": "top", "scaleanchor": f"x{suffix}"} if as_pictures
                                          else {}))
         # Each title is the label of an invisible shape along the top of its matrix, not
         # an annotation: Plotly redraws changed shapes alone, while a changed annotation
@@ -154,7 +154,7 @@ def figure(chart, data: dict) -> dict:
                        "x0": -0.03, "x1": 1.03, "y0": -0.03, "y1": 1.03,
                        "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
     if any(m is not None and any(any(r) for r in m) for m in masks):
-        shapes.append(masked_key(str(data.get("mask_label") or "masked")))
+        shapes += masked_key(str(data.get("mask_label") or "masked"))
     layout = base_layout(chart, shapes=shapes, **axes)
     if images:
         layout["images"] = images

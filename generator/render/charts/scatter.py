@@ -111,9 +111,12 @@ def figure(chart, data: dict) -> dict:
                                  "textposition": "top center" if above else "bottom center",
                                  "yanchor": "bottom" if above else "top"}})
     layout = base_layout(chart, shapes=shapes,
+                         # Ticks outside part the two axes' end labels at the corner.
                          xaxis=axis(chart.x_title, range=list(x_range), constrain="domain", zeroline=True,
+                                    ticks="outside", ticklen=5,
                                     zerolinecolor=theme_colour("axis")),
                          yaxis=axis(chart.y_title, range=list(y_range), constrain="domain", scaleanchor="x",
+                                    ticks="outside", ticklen=5,
                                     scaleratio=1, zeroline=True, zerolinecolor=theme_colour("axis")))
     return {"data": [empty_trace()], "layout": layout}
 
