@@ -46,12 +46,11 @@ def check(data: dict, chart=None) -> list[Issue]:
             found = f"{len(y)} items" if isinstance(y, list) else type(y).__name__
             return [Issue("y", f"'y' must be a list of {len(series)} lists of numbers (one per series), "
                                f"found {found}")]
-        problem = numbers_problem({"y": y[0]}, "y")
-        length = len(y[0]) if not problem else 0
         for index, values in enumerate(y):
-            problem = problem or numbers_problem({"y": values}, "y", length)
+            problem = numbers_problem({"y": values}, "y", len(y[0]) if index else None)
             if problem:
                 return [Issue("y", problem.message.replace("'y'", f"'y[{index}]'"))]
+        length = len(y[0])
         if data.get("text") is not None:
             return [Issue("text", "'text' takes one series only: give the values in the table instead")]
     else:
@@ -59,6 +58,12 @@ def check(data: dict, chart=None) -> list[Issue]:
         if problem:
             return [problem]
         length = len(y)
+    x = data.get("x")
+    if isinstance(x, list) and x and len(x) != length:
+        # The labels name the bars: a list of another length is taken as right, and
+        # the values blamed (a short 'y' is a problem with 'y', not with 'x').
+        name = "'y'" if series is None else "each list in 'y'"
+        return [Issue("y", f"{name} has {length} values but 'x' has {len(x)} labels: give one value per bar")]
     found = [_labels(data, "x", length)]
     if data.get("text") is not None:
         found.append(_labels(data, "text", length))

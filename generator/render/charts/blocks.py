@@ -11,7 +11,7 @@ import functools
 import math
 
 from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
-    declared_range, empty_trace, first_problem, ink_on, labels_problem, minus, number_cell, picture, rounded, \
+    declared_range, empty_trace, first_problem, ink_on, labels_problem, minus, number_cell, outward, picture, rounded, \
     scale_colour, span_of, table as data_table
 
 
@@ -47,7 +47,7 @@ def ranges(chart, all_data: list[dict]) -> dict:
     if chart.scale == "diverging":
         reach = max(abs(low), abs(high)) or 1.0
         low, high = -reach, reach
-    return {"z_range": [rounded(low), rounded(high)]}
+    return {"z_range": outward(low, high)}
 
 
 def _problem(data: dict) -> str | None:

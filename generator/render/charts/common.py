@@ -2,6 +2,7 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ...compute.formats import fixed, is_shared, percent
@@ -300,7 +301,8 @@ def numbers_problem(data: dict, name: str, length: int | None = None, optional: 
     size = "" if length is None else f"{length} "
     if not isinstance(values, list) or not values or (length is not None and len(values) != length) or \
             not (is_shared(values) or all(is_number(v) for v in values)):
-        found = f"{len(values)} items" if isinstance(values, list) else type(values).__name__
+        found = (f"{len(values)} item{'' if len(values) == 1 else 's'}" if isinstance(values, list)
+                 else type(values).__name__)
         return Issue(name, f"'{name}' must be a list of {size}numbers, found {found}")
     return None
 
@@ -350,6 +352,12 @@ def nice_span(low: float, high: float, headroom: float = 0.0) -> list[float]:
         return [0.0, 1.0]
     extra = (high - low) * headroom
     return [rounded(low - extra if low < 0 else low), rounded(high + extra if high > 0 else high)]
+
+
+def outward(low: float, high: float, digits: int = 4) -> list[float]:
+    """A range rounded for the page, outwards: it still holds low and high."""
+    scale = 10 ** digits
+    return [math.floor(low * scale) / scale + 0.0, math.ceil(high * scale) / scale + 0.0]
 
 
 def declared_range(chart, name: str):

@@ -22,7 +22,7 @@ import functools
 
 from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
     base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
-    labels_problem, matrix_problem, minus, number_cells, picture, rounded, scale_colour, span_of, \
+    labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
     table as data_table, tick_labels
 from ...compute.formats import is_shared
 
@@ -119,10 +119,10 @@ def colour_range(chart, matrices: list) -> list[float]:
         return list(SEQUENTIAL_RANGE)
     found = span_of(matrices) or (0.0, 1.0)
     if chart.scale == "diverging":
-        reach = max(abs(found[0]), abs(found[1])) or 1.0
-        return [rounded(-reach), rounded(reach)]
+        reach = outward(0, max(abs(found[0]), abs(found[1])) or 1.0)[1]
+        return [-reach, reach]
     low, high = found
-    return [rounded(low), rounded(high)] if low < high else [rounded(low - 1), rounded(high + 1)]
+    return outward(low, high) if low < high else outward(low - 1, high + 1)
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
