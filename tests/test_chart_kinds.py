@@ -65,6 +65,7 @@ def test_the_fixture_has_a_step_for_every_kind_and_variant(fixture_steps):
     assert any(data["top_k"]["faded"])
     assert options["horizontal"].horizontal and options["stacked"].stacked
     assert data["diagram"]["highlight"] and data["diagram"]["arrows"]
+    assert data["strip"]["values"] and data["chosen_token"]["highlight"] is not None
 
 
 def _figures_and_tables(steps, labels):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import math
 
-from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
-    declared_range, empty_trace, first_problem, ink_on, labels_problem, minus, number_cell, outward, picture, rounded, \
+from .common import ACCENT, CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
+    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, picture, rounded, \
     scale_colour, span_of, table as data_table
 
 
@@ -23,6 +23,8 @@ DATA = {
     "range": "optional, with values: [low, high], the ends of the strip's colour scale (default: the chart's "
              "z_range, else the lowest to the highest value of every state of the step, so a colour means the "
              "same value whatever the controls; on the diverging scale, ± the largest size)",
+    "highlight": "optional: the index of a block to mark, outlined in the accent colour (and, without 'values', "
+                 "its row of the table marked)",
 }
 
 
@@ -52,6 +54,15 @@ def ranges(chart, all_data: list[dict]) -> dict:
 
 def _problem(data: dict) -> str | None:
     sizes = data.get("sizes")
+    if isinstance(sizes, list) and data.get("highlight") is not None:
+        problem = index_problem(data, "highlight", len(sizes))
+        if problem:
+            return problem
+    return _shape_problem(data)
+
+
+def _shape_problem(data: dict) -> str | None:
+    sizes = data.get("sizes")
     if not isinstance(sizes, list) or not sizes or not all(
             isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         return "'sizes' must be a non-empty list of positive integers"
@@ -73,9 +84,20 @@ def figure(chart, data: dict) -> dict:
     total = sum(sizes)
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
-        return _segments(chart, sizes, labels, starts, total)
-    span = data.get("range") or declared_range(chart, "z_range") or next(iter(ranges(chart, [data]).values()))
-    return _strip(chart, data["values"], sizes, labels, starts, total, span)
+        figure = _segments(chart, sizes, labels, starts, total)
+    else:
+        span = data.get("range") or declared_range(chart, "z_range") or next(iter(ranges(chart, [data]).values()))
+        figure = _strip(chart, data["values"], sizes, labels, starts, total, span)
+    selected = data.get("highlight")
+    if selected is not None:
+        # A shape over the chosen block: a change of choice changes shapes only.
+        low, high = (-0.3, 0.3) if data.get("values") is None else (-0.5, 0.85)
+        figure["layout"]["shapes"].append({
+            "type": "rect", "xref": "x", "yref": "y", "layer": "above",
+            "x0": starts[selected] - (0 if data.get("values") is None else 0.5),
+            "x1": starts[selected] + sizes[selected] - (0 if data.get("values") is None else 0.5),
+            "y0": low - 0.04, "y1": high + 0.04, "line": {"color": ACCENT, "width": 4}})
+    return figure
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
@@ -145,7 +167,8 @@ def table(chart, data: dict, labels: dict) -> dict:
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
         return data_table([labels["data_item"], chart.x_title or labels["data_value"]],
-                          [[str(n), f"{s}–{s + size - 1}"] for n, s, size in zip(names, starts, sizes)])
+                          [[str(n), f"{s}–{s + size - 1}"] for n, s, size in zip(names, starts, sizes)],
+                          data.get("highlight"))
     owner = [str(n) for n, size in zip(names, sizes) for _ in range(size)]
     return data_table([chart.x_title or labels["data_position"], labels["data_item"], labels["data_value"]],
                       [[str(i), owner[i], number_cell(v)] for i, v in enumerate(data["values"])])
