@@ -217,3 +217,99 @@ def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
     # Two by two: row labels on the first column, column labels on the last row.
     assert [layout[f"yaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [True, False, True, False]
     assert [layout[f"xaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [False, False, True, True]
+
+
+def test_minus_signs_and_no_signed_zero():
+    from generator.render.charts.common import minus, number_cell
+
+    assert number_cell(-0.994) == "\u22120.99" and number_cell(-3) == "\u22123"
+    assert number_cell(-0.001) == "0.00", "a value that rounds to zero has no sign"
+    assert minus("-12%") == "\u221212%"
+
+
+def test_bars_take_negative_values_on_a_range_fixed_over_every_state():
+    kind = charts.get("bar")
+    states = [{"x": ["a", "b"], "y": [-0.99, 0.5]}, {"x": ["a", "b"], "y": [0.2, 0.9]}]
+    c = charts.resolved(chart(kind="bar"), states)
+    low, high = c.y_range
+    assert low < -0.99 and high > 0.9
+    figures = [kind.figure(c, data) for data in states]
+    assert figures[0]["layout"]["yaxis"]["range"] == figures[1]["layout"]["yaxis"]["range"] == [low, high]
+    assert figures[0]["data"][0]["y"] == [-0.99, 0.5], "the negative bar is drawn"
+
+
+def test_the_existing_bars_keep_room_for_their_labels():
+    """Bars with labels written beyond them keep the 20% headroom they always had."""
+    c = charts.resolved(chart(kind="bar"), [{"x": ["a"], "y": [0.5], "text": ["50%"]},
+                                            {"x": ["a"], "y": [0.25], "text": ["25%"]}])
+    assert c.y_range == [0.0, 0.6]
+
+
+def test_a_value_outside_a_declared_bar_range_blames_y():
+    [issue] = charts.get("bar").check({"x": ["a", "b"], "y": [0.5, -0.2]}, chart(kind="bar", y_range=[0, 1]))
+    assert issue.key == "y" and not issue.warning
+    assert issue.message == "y[1] = \u22120.2 is outside y_range [0, 1]"
+
+
+def test_line_checks_blame_the_key_that_is_wrong():
+    kind = charts.get("line")
+    [issue] = kind.check({"x": [0, 1, 2], "y": [1.0, 2.0]}, chart(kind="line"))
+    assert issue.key == "y" and "'y' has 2 values but 'x' has 3" in issue.message
+    [issue] = kind.check({"x": [0, 1, 2], "y": [1.0, 2.0, 3.0], "rule": 5}, chart(kind="line"))
+    assert issue.key == "rule"
+    [issue] = kind.check({"x": ["a", "b"], "y": [[1.0, 2.0]], "series": ["s", "t"]}, chart(kind="line"))
+    assert issue.key == "y" and "2 lists" in issue.message
+
+
+def test_a_line_rule_is_a_shape_so_moving_it_changes_shapes_only():
+    kind = charts.get("line")
+    base = {"x": [0, 1, 2, 3], "y": [[-1.0, 0.0, 1.0, 0.5], [0.2, 0.1, -0.3, 0.0]], "series": ["sin", "cos"]}
+    c = charts.resolved(chart(kind="line"), [{**base, "rule": 1}, {**base, "rule": 3}])
+    one, two = kind.figure(c, {**base, "rule": 1}), kind.figure(c, {**base, "rule": 3})
+    assert one["data"] == two["data"]
+    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
+        {k: v for k, v in two["layout"].items() if k != "shapes"}
+    assert [t["line"]["dash"] for t in one["data"]] == ["solid", "dash"], "series differ beyond colour"
+
+
+def test_scatter_axes_have_equal_scales_and_hold_the_origin():
+    kind = charts.get("scatter")
+    states = [{"x": [2.0, -1.0], "y": [0.5, 1.0], "labels": ["a", "b"], "arrows": True},
+              {"x": [0.5, -1.0], "y": [3.0, 1.0], "labels": ["a", "b"], "arrows": True}]
+    c = charts.resolved(chart(kind="scatter"), states)
+    (x0, x1), (y0, y1) = c.x_range, c.y_range
+    assert x1 - x0 == y1 - y0 and x0 < -1 and x1 > 2 and y0 < 0 < 3 < y1
+    layout = kind.figure(c, states[0])["layout"]
+    assert layout["yaxis"]["scaleanchor"] == "x"
+    heads = [s for s in layout["shapes"] if s["type"] == "path"]
+    assert len(heads) == 2, "an arrowhead per vector"
+
+
+def test_a_diagram_refuses_overlapping_boxes_and_bad_indices():
+    kind = charts.get("diagram")
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0, 2], [1, 0]]})
+    assert issue.key == "at" and "overlap" in issue.message
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0], [0, 1]], "highlight": [0, 2]})
+    assert issue.key == "highlight"
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0], [0, 1]], "highlight": [0], "faded": [0]})
+    assert issue.key == "faded"
+
+
+def test_a_heatmap_state_may_bring_its_own_scale_and_range():
+    kind = charts.get("heatmap")
+    scores = {"z": [[-1.5, 2.0]], "x": ["a", "b"], "y": ["q"], "scale": "diverging"}
+    [issue] = kind.check(scores, chart(kind="heatmap"))
+    assert issue.key == "range"
+    assert kind.check({**scores, "range": [-2, 2]}, chart(kind="heatmap")) == []
+    [issue] = kind.check({**scores, "range": [-1, 1]}, chart(kind="heatmap"))
+    assert issue.key == "z" and "outside z_range [\u22121, 1]" in issue.message
+
+
+def test_heatmap_values_outside_the_default_scale_warn_and_masked_ones_do_not():
+    kind = charts.get("heatmap")
+    data = {"z": [[0.5, 7.0]], "x": ["a", "b"], "y": ["q"]}
+    [issue] = kind.check(data, chart(kind="heatmap"))
+    assert issue.warning and issue.key == "z"
+    assert kind.check({**data, "mask": [[False, True]]}, chart(kind="heatmap")) == []
+    [issue] = kind.check({**data, "mask": [[False]]}, chart(kind="heatmap"))
+    assert issue.key == "mask" and "1×2" in issue.message and not issue.warning

@@ -36,6 +36,10 @@ DATA = {
             "grey, 'masked' in the table, and left out of the colour range)",
     "mask_label": "optional: the legend's name for masked cells (default 'masked')",
     "highlight_row": "optional: the index of a row to outline",
+    "scale": "optional: this state's colour scale, 'sequential' or 'diverging', overriding the chart's (for a "
+             "control that switches between signed scores and weights); a diverging one needs 'range'",
+    "range": "optional: [low, high], this state's colour range, overriding the chart's z_range (give the same "
+             "in every state of one scale, so a colour keeps its meaning)",
 }
 
 PICTURE_CELLS = 400
@@ -51,9 +55,34 @@ def check(data: dict, chart=None) -> list[Issue]:
              mask_problem(data.get("mask"), rows, cols, "mask")]
     message = index_problem(data, "highlight_row", rows)
     found.append(Issue("highlight_row", message) if message else None)
+    found.append(_state_problem(data, chart))
     if not any(found):
-        found += range_issues(chart, data["z"], data.get("mask"), "z")
+        found += range_issues(state_chart(chart, data), data["z"], data.get("mask"), "z")
     return issues(*found)
+
+
+def _state_problem(data: dict, chart) -> Issue | None:
+    scale, span = data.get("scale"), data.get("range")
+    if scale is not None and scale not in ("sequential", "diverging"):
+        return Issue("scale", f"'scale' must be 'sequential' or 'diverging', found {scale!r}")
+    if span is not None and not (isinstance(span, list) and len(span) == 2 and all(is_number(v) for v in span)
+                                 and span[0] < span[1]):
+        return Issue("range", f"'range' must be [low, high] with low < high, found {span!r}")
+    if scale == "diverging" and span is None and chart is not None and chart.scale != "diverging":
+        return Issue("range", "a state with 'scale' = 'diverging' on a chart of another scale needs 'range' "
+                              "(the same in every such state)")
+    return None
+
+
+def state_chart(chart, data: dict):
+    """The chart as one state draws it: with the state's own scale and range, if it gives them."""
+    scale, span = data.get("scale"), data.get("range")
+    if chart is None or (scale is None and span is None):
+        return chart
+    import dataclasses
+    if span is None and scale is not None and scale != chart.scale:
+        return dataclasses.replace(chart, scale=scale, z_range=None)  # the sequential default, 0 to 1
+    return dataclasses.replace(chart, scale=scale or chart.scale, z_range=list(span) if span else chart.z_range)
 
 
 def _labels(data: dict, name: str, length: int, what: str) -> Issue | None:
@@ -126,7 +155,9 @@ def colour_range(chart, matrices: list) -> list[float]:
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
-    return {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in all_data])}
+    """The colour range over every state drawn on the chart's own scale and range."""
+    own = [d for d in all_data if d.get("range") is None and d.get("scale", chart.scale) == chart.scale]
+    return {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
 
 
 def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -> dict:
@@ -209,6 +240,7 @@ def masked_key(text: str) -> list[dict]:
 
 
 def figure(chart, data: dict) -> dict:
+    chart = state_chart(chart, data)
     x, y, z, mask = data["x"], data["y"], data["z"], data.get("mask")
     span = declared_range(chart, "z_range") or colour_range(chart, [unmasked(z, mask)])
     shapes = []
