@@ -410,7 +410,7 @@ def labels_apart_at_360(browser, path: Path) -> list[str]:
 
 def test_at_360px_no_two_chart_labels_overlap_and_none_leaves_its_chart(fixture_default, built_site, browser):
     out, _ = built_site
-    pages = [fixture_default / SLUG / "index.html"] + [p for p in built_pages(out) if "embed" not in p.parts]
+    pages = [fixture_default / SLUG / "index.html"] + built_pages(out)
     problems = [p for path in pages for p in labels_apart_at_360(browser, path)]
     assert problems == []
 

@@ -232,10 +232,12 @@ def masked_key(text: str) -> list[dict]:
     swatch = {"type": "rect", "xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel",
               "xanchor": 1, "yanchor": 1, "x0": -14, "x1": 0, "y0": 8, "y1": 22,
               "fillcolor": MASKED_FILL, "line": {"color": MASKED_HATCH, "width": 2}}
+    # The name ends in no-break spaces that leave the swatch its room: a label on a shape
+    # sized in pixels is not drawn, so the name is on a shape across the top of the plot.
     name = {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
             "line": {"width": 0},
-            "label": {"text": text, "font": {"size": 12}, "textposition": "top right", "yanchor": "bottom",
-                      "xanchor": "right", "padding": 20}}
+            "label": {"text": text + "\u00a0" * 6, "font": {"size": 12}, "textposition": "top right",
+                      "yanchor": "bottom", "xanchor": "right", "padding": 7}}
     return [swatch, name]
 
 
