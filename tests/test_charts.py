@@ -238,8 +238,9 @@ def test_bars_take_negative_values_on_a_range_fixed_over_every_state():
     assert figures[0]["data"][0]["y"] == [-0.99, 0.5], "the negative bar is drawn"
 
 
-def test_the_existing_bars_keep_room_for_their_labels():
-    """Bars with labels written beyond them keep the 20% headroom they always had."""
+def test_the_existing_bars_keep_their_range():
+    """Bars of one sign keep the range they always had: to 1.2 times the largest
+    value (room for a label), now over every state."""
     c = charts.resolved(chart(kind="bar"), [{"x": ["a"], "y": [0.5], "text": ["50%"]},
                                             {"x": ["a"], "y": [0.25], "text": ["25%"]}])
     assert c.y_range == [0.0, 0.6]
@@ -313,3 +314,15 @@ def test_heatmap_values_outside_the_default_scale_warn_and_masked_ones_do_not():
     assert kind.check({**data, "mask": [[False, True]]}, chart(kind="heatmap")) == []
     [issue] = kind.check({**data, "mask": [[False]]}, chart(kind="heatmap"))
     assert issue.key == "mask" and "1×2" in issue.message and not issue.warning
+
+
+def test_of_two_lists_that_should_match_the_shorter_is_blamed():
+    bar, line = charts.get("bar"), charts.get("line")
+    [issue] = bar.check({"x": ["a", "b", "c"], "y": [1.0, 2.0]}, chart(kind="bar"))
+    assert issue.key == "y" and issue.message == "'y' has 2 values but 'x' has 3 labels: give one value per bar"
+    [issue] = bar.check({"x": ["a", "b"], "y": [1.0, 2.0, 3.0]}, chart(kind="bar"))
+    assert issue.key == "x"
+    [issue] = line.check({"x": [0, 1], "y": [1.0, 2.0, 3.0]}, chart(kind="line"))
+    assert issue.key == "x"
+    [issue] = charts.get("scatter").check({"x": [0.0], "y": [1.0, 2.0], "labels": ["a"]}, chart(kind="scatter"))
+    assert issue.key == "x"

@@ -60,10 +60,12 @@ def check(data: dict, chart=None) -> list[Issue]:
         length = len(y)
     x = data.get("x")
     if isinstance(x, list) and x and len(x) != length:
-        # The labels name the bars: a list of another length is taken as right, and
-        # the values blamed (a short 'y' is a problem with 'y', not with 'x').
-        name = "'y'" if series is None else "each list in 'y'"
-        return [Issue("y", f"{name} has {length} values but 'x' has {len(x)} labels: give one value per bar")]
+        # Of two lists that should match, the shorter is blamed: a list cut short (a slice
+        # one too small) is the likelier slip, and a short 'y' is a problem with 'y'.
+        values = "'y'" if series is None else "each list in 'y'"
+        if length < len(x):
+            return [Issue("y", f"{values} has {length} values but 'x' has {len(x)} labels: give one value per bar")]
+        return [Issue("x", f"'x' must be a list of {length} labels, found {len(x)} (one per value of 'y')")]
     found = [_labels(data, "x", length)]
     if data.get("text") is not None:
         found.append(_labels(data, "text", length))
@@ -130,8 +132,8 @@ def _computed(chart, all_data) -> list[float]:
             low, high = min(low, found[0]), max(high, found[1])
         if is_number(data.get("threshold")):
             low, high = min(low, data["threshold"]), max(high, data["threshold"])
-    # Room for the labels written beyond the bars, else a little air.
-    return nice_span(low, high, _HEADROOM if any(d.get("text") is not None for d in all_data) else 0.05)
+    # Room beyond the longest bar for its label: 1.2 times the largest value, as bars always had.
+    return nice_span(low, high, _HEADROOM)
 
 
 def figure(chart, data: dict) -> dict:

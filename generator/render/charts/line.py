@@ -51,8 +51,10 @@ def check(data: dict, chart=None) -> list[Issue]:
     for name, values in lists:
         if not isinstance(values, list) or not all(is_number(v) for v in values):
             return [Issue("y", f"'{name}' must be a list of numbers, one per x")]
-        if len(values) != len(x):
+        if len(values) < len(x):  # the shorter of the two is blamed: the likelier slip
             return [Issue("y", f"'{name}' has {len(values)} values but 'x' has {len(x)}: give one value per x")]
+        if len(values) > len(x):
+            return [Issue("x", f"'x' has {len(x)} values but '{name}' has {len(values)}: give one x per value")]
     found = []
     rule = data.get("rule")
     if rule is not None:

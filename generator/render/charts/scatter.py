@@ -30,8 +30,10 @@ def check(data: dict, chart=None) -> list[Issue]:
         return [Issue("x", "'x' must be a non-empty list of numbers")]
     if not isinstance(y, list) or not all(is_number(v) for v in y):
         return [Issue("y", "'y' must be a list of numbers, one per x")]
-    if len(y) != len(x):
-        return [Issue("y", f"'y' has {len(y)} values but 'x' has {len(x)}: give one per point")]
+    if len(y) != len(x):  # the shorter of the two is blamed: the likelier slip
+        short, other = ("y", "x") if len(y) < len(x) else ("x", "y")
+        return [Issue(short, f"'{short}' has {len(data[short])} values but '{other}' has {len(data[other])}: "
+                             "give one per point")]
     found = []
     message = labels_problem(data, "labels", len(x))
     found.append(Issue("labels", message) if message else None)
