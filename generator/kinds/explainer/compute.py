@@ -16,6 +16,7 @@ from ...errors import ContentError, Problem
 from ...load.models import line_in
 from ...load.schema import line_of
 from ...render import charts
+from ...render.poster import poster
 from .content import Explainer, Step
 
 
@@ -29,6 +30,7 @@ class StepStates:
     # when the dev server reuses these states for a rebuild, so figures are made once.
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
+    poster_memo: dict = field(default_factory=dict, repr=False, compare=False)  # and for the default's drawing
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -45,6 +47,14 @@ class StepStates:
             kind = charts.get(self.step.chart.kind)
             self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
         return self.figure_memo
+
+    @property
+    def poster(self) -> str:
+        """The default state drawn as a still picture for the page's HTML (render/poster.py)."""
+        if self.default_key not in self.poster_memo:
+            self.poster_memo.clear()
+            self.poster_memo[self.default_key] = poster(self.figures[self.default_key])
+        return self.poster_memo[self.default_key]
 
     def tables(self, labels: dict) -> dict[str, dict]:
         """Each state's chart data table, in the words of `labels`, made once per labels."""
@@ -81,7 +91,7 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo))
+                                  states.table_memo, states.poster_memo))
     return adopted
 
 
