@@ -477,3 +477,21 @@ def test_every_step_by_keyboard(fixture_site, browser, fixture_steps):
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
     assert errors == []
     context.close()
+
+
+def test_every_kind_has_a_still_drawing_before_plotly_arrives(fixture_steps):
+    """The poster (render/poster.py) of each step's first state: arrows and arrowheads as
+    paths, stacked bars on each other, signed matrices in the diverging scale."""
+    from generator.render.charts.common import diverging_colour
+    from generator.render.poster import poster
+
+    _, steps = fixture_steps
+    drawings = {s.step.compute: poster(s.figures[s.default_key]) for s in steps}
+    assert all(drawings.values()), [name for name, html in drawings.items() if not html]
+    assert drawings["vectors"].count("<path") == 3, "three arrowheads (the shafts are lines)"
+    assert drawings["diagram"].count("<path") == 10, "five arrows, each with its head"
+    step = step_named(steps, "large")
+    z = default_state(step).chart["z"]
+    assert f"fill:{diverging_colour((z[0][0] + 1) / 2)}" in drawings["large"]  # z_range = [-1, 1]
+    heights = [float(h) for h in re.findall(r'<rect [^>]*y="([\d.]+)%"', drawings["stacked"])]
+    assert len(set(heights)) > 2, "each series starts where the one below it ends"
