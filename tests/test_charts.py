@@ -326,3 +326,24 @@ def test_of_two_lists_that_should_match_the_shorter_is_blamed():
     assert issue.key == "x"
     [issue] = charts.get("scatter").check({"x": [0.0], "y": [1.0, 2.0], "labels": ["a"]}, chart(kind="scatter"))
     assert issue.key == "x"
+
+
+def _contrast(a: str, b: str) -> float:
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_values_in_faded_and_diverging_cells_read_on_any_page():
+    """The values written in a grid's faded matrices, and in cells of either scale, take
+    black or white at a contrast of at least 4.5:1 (WCAG AA) on their own cell, which
+    no page colour shows through: they read the same in light and dark mode."""
+    from generator.render.charts.common import diverging_colour, grey, sequential_colour
+
+    for step in range(101):
+        for fill in (sequential_colour(step / 100), diverging_colour(step / 100),
+                     grey(sequential_colour(step / 100), 0.65), grey(diverging_colour(step / 100), 0.65)):
+            assert _contrast(ink_on(fill), fill) >= 4.5, fill
