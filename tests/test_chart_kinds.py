@@ -194,8 +194,8 @@ def test_the_diagram_lists_its_boxes_and_the_highlighted_path(fixture_steps):
     assert [row[0] for row in table["rows"][:-1]] == boxes
     assert table["rows"][-1] == ["Highlighted path", "Encoder → Cross-attention → Linear + softmax", ""]
     assert table["rows"][4][1] == "highlighted (2 / 3)" and table["rows"][1][2] == "Cross-attention"
-    labels = [s["label"]["text"].replace("<br>", " ").replace("- ", "-") for s in step.figures[state.key]["layout"]["shapes"]
-              if "label" in s]
+    shapes = step.figures[state.key]["layout"]["shapes"]
+    labels = [s["label"]["text"].replace("<br>", " ").replace("- ", "-") for s in shapes if "label" in s]
     assert labels == boxes
     assert step.figures["0"]["data"] == step.figures["2"]["data"], "another path changes shapes only"
 

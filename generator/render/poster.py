@@ -233,7 +233,8 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
         if fx is None or fy is None:
             return ""
     line = shape.get("line", {})
-    style = (f"fill:{shape.get('fillcolor', 'none')};stroke:{line.get('color', 'none') if line.get('width', 1) else 'none'};"
+    stroke = line.get("color", "none") if line.get("width", 1) else "none"
+    style = (f"fill:{shape.get('fillcolor', 'none')};stroke:{stroke};"
              f"stroke-width:{line.get('width', 2)}px")
     pixels = "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
     path = shape.get("path")

@@ -6,7 +6,7 @@ is a rule across the bars; faded bars (tokens cut by top-k, say) are greyed
 and hatched, over a grey band, and the data table calls them removed."""
 from __future__ import annotations
 
-from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, first_problem, \
+from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, \
     index_problem, is_number, issues, labels_problem, minus, nice_span, number_cell, numbers_problem, outside, \
     rounded, span_of, table as data_table, theme_colour
 

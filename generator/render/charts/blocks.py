@@ -11,8 +11,8 @@ import functools
 import math
 
 from .common import ACCENT, CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
-    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, picture, rounded, \
-    scale_colour, span_of, table as data_table
+    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, \
+    picture, scale_colour, span_of, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .common import ACCENT, MARK, Issue, axis, base_layout, empty_trace, ink_on, is_number, issues, \
-    labels_problem, table as data_table, theme_colour
+from .common import ACCENT, MARK, Issue, axis, base_layout, empty_trace, ink_on, issues, \
+    table as data_table, theme_colour
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -142,7 +142,9 @@ def _arrow(source, target, colour, width) -> list[dict]:
             points = [start, (sx, middle), (tx, middle), end]
     path = "M " + " L ".join(f"{x:.4g},{y:.4g}" for x, y in points)
     (px, py), (ex, ey) = points[-2], points[-1]
-    direction = (0 if abs(ex - px) < 1e-9 else (1 if ex > px else -1), 0 if abs(ey - py) < 1e-9 else (1 if ey > py else -1))
+    def sign(delta: float) -> int:
+        return 0 if abs(delta) < 1e-9 else (1 if delta > 0 else -1)
+    direction = (sign(ex - px), sign(ey - py))
     return [{"type": "path", "xref": "x", "yref": "y", "path": path, "line": line, "layer": "below"},
             _head(ex, ey, direction, colour)]
 

@@ -133,7 +133,8 @@ def figure(chart, data: dict) -> dict:
                                       showgrid=False,
                                       range=cell_range(len(y), True), anchor=f"x{suffix}",
                                       # Square cells, as a picture's printed values are not to be stretched.
-                                      **({"constrain": "domain", "constraintoward": "top", "scaleanchor": f"x{suffix}"} if as_pictures
+                                      **({"constrain": "domain", "constraintoward": "top",
+                                          "scaleanchor": f"x{suffix}"} if as_pictures
                                          else {}))
         # Each title is the label of an invisible shape along the top of its matrix, not
         # an annotation: Plotly redraws changed shapes alone, while a changed annotation
