@@ -2,7 +2,7 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
-from ...compute.formats import fixed, is_shared, percent
+from ...compute.formats import fixed, is_shared, percent, signed
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -142,9 +142,10 @@ def ink_on(colour: str) -> str:
 
 def number_cell(value, y_format: str = "") -> str:
     """A number as the data table shows it: as a percent where the axis shows
-    percents, else with two decimals like the chart's own labels."""
+    percents, else with two decimals like the chart's own labels; negative
+    numbers with the minus sign (−)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
+        return signed(str(value))
     return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
