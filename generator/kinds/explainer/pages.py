@@ -15,7 +15,7 @@ from ...render.pages import Page, RenderContext, split_questions
 from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from .compute import StepStates
-from .content import Explainer, Step
+from .content import Control, Explainer, Step, value_text
 from .payload import chart_payload, explainer_payload, step_payload
 from .text import StepProse
 
@@ -28,6 +28,16 @@ _HEADER = 400  # the whole explainer's title, subtitle and introduction
 
 
 @dataclass
+class ChartView:
+    """One chart of a step: its title, height, caption and data table in the default state."""
+    index: int
+    title: str
+    height: int
+    summary: str
+    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+
+
+@dataclass
 class StepView:
     number: int
     total: int
@@ -37,13 +47,10 @@ class StepView:
     controls: list[dict]
     readouts: list[tuple[str, str]]
     prose: str
-    summary: str
     hint: str
     deeper: str
-    chart_height: int
     wide: bool
-    chart_title: str = ""
-    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+    charts: list[ChartView] = field(default_factory=list)
     embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
 
 
@@ -65,7 +72,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
     labels = context.site.config.labels
     views = []
     for states, texts in zip(steps, step_prose):
-        view = step_view(states, texts, len(steps), states.tables(labels)[states.default_key])
+        view = step_view(states, texts, len(steps), labels)
         view.embed = step_embed_code(urls, explainer, states.step)
         views.append(view)
     to_html = context.to_html
@@ -87,8 +94,7 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     steps = list(zip(step_states, step_prose))
     labels = context.site.config.labels
     # Figures and tables are made once per step and shared with the explainer page.
-    views = [step_view(states, texts, len(steps), states.tables(labels)[states.default_key])
-             for states, texts in steps]
+    views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
     to_html = context.to_html
     whole = embed_path(explainer.slug)
     html = context.theme.render(
@@ -130,29 +136,43 @@ def step_embed_code(urls: Urls, explainer: Explainer, step: Step | None) -> Embe
 
 
 def _step_height(step: Step) -> int:
-    return step.chart.height + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
+    # Charts stack in a narrow frame: the first guess counts every one of them.
+    return sum(chart.height for chart in step.charts) + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
 
 
-def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
+def step_view(states: StepStates, texts: StepProse, total: int, labels: dict) -> StepView:
     step = states.step
     default = states.by_key(states.default_key)
-    html, summary = texts.states[states.default_key]
-    controls = []
-    for control in step.controls:
-        buttons = []
-        for index, value in enumerate(control.values):
-            buttons.append({
-                "index": index,
-                "value": str(value),  # deep links name values, not indices
-                "text": control.button.replace("{value}", str(value)),
-                "detail": str(control.details[index]) if control.details else "",
-                "pressed": value == control.default,
-            })
-        controls.append({"name": control.name, "label": control.label, "buttons": buttons})
+    html, _ = texts.states[states.default_key]
+    tables = states.tables(labels)
+    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key])
+              for index, (chart, summary) in enumerate(zip(step.charts, texts.summaries[states.default_key]))]
     return StepView(
         number=step.number, total=total, anchor=f"step-{step.number}", title=step.title,
-        subtitle=step.subtitle, controls=controls,
+        subtitle=step.subtitle, controls=[control_view(control) for control in step.controls],
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
-        prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide, chart_title=step.chart.title, table=table,
+        prose=html, hint=texts.hint, deeper=texts.deeper,
+        # Several charts take the step's full width, side by side, with the text below.
+        wide=len(step.charts) > 1 or any(chart.wide for chart in step.charts), charts=charts,
     )
+
+
+def control_view(control: Control) -> dict:
+    """What the templates need of a control: its kind, name and label, and per kind
+    the buttons, the toggle's state, or the slider's positions. Values are named as
+    deep links name them (value_text), never by index."""
+    selected = control.values.index(control.default)
+    view = {"kind": control.kind, "name": control.name, "label": control.label, "index": selected,
+            "values": [value_text(value) for value in control.values],
+            "texts": [control.text(index) for index in range(len(control.values))]}
+    if control.kind == "toggle":
+        view["pressed"] = control.default is True
+    elif control.kind == "slider":
+        view["text"] = view["texts"][selected]
+    else:
+        view["buttons"] = [{
+            "index": index, "value": value, "text": text,
+            "detail": str(control.details[index]) if control.details else "",
+            "pressed": index == selected,
+        } for index, (value, text) in enumerate(zip(view["values"], view["texts"]))]
+    return view
