@@ -272,9 +272,33 @@ def test_the_step_embed_shows_all_its_charts(site, offline_page):
     page.get_by_role("button", name="×0.5").click()
     assert page.locator("figcaption").first.inner_text().startswith("Scores at scale 0.5")
     assert offline_page.errors == []
-    html = (out / SLUG / "index.html").read_text("utf-8")
-    step = html[html.index('id="step-3"'):]
-    assert step.count('class="embed-code"') == 1  # one Embed for the step, under its charts
+
+
+def test_each_chart_alone_has_an_embed_with_the_steps_controls(site, page):
+    out, steps, prose = site
+    section = region(page, "Three Views of One Softmax")
+    # One Embed for the step with all its charts, and one under each chart for it alone.
+    assert section.get_by_text("Embed", exact=True).count() == 1
+    section.get_by_text("Embed: Weights", exact=True).click()
+    code = section.get_by_role("textbox", name="Embed code (HTML)").input_value()
+    assert 'src="../embed/masks/step-3-chart-2.html"' in code and 'title="Masks and Positions: Three Views' in code
+    section.get_by_role("button", name="×2.0").click()
+    assert "step-3-chart-2.html#s3=scale:2.0" in section.get_by_role("textbox", name="Embed code (HTML)") \
+        .input_value()
+
+    alone = page.context.new_page()
+    alone.goto((out / "embed" / SLUG / "step-3-chart-2.html").as_uri() + "#s3=scale:0.5")
+    alone.wait_for_function("window.explainerRuntime")
+    assert alone.locator("[data-chart]").count() == 1
+    alone.locator("[data-chart] .main-svg").first.wait_for()
+    assert alone.locator(".chart-title").all_inner_texts() == ["Weights"]
+    state = state_of(steps, 3, scale=0.5)
+    assert alone.locator("figcaption").all_inner_texts() == [prose[2].summaries[state.key][1]]
+    assert alone.evaluate("document.querySelector('[data-chart]').data[0].y[0]") == \
+        pytest.approx(state.charts[1]["y"][0], abs=1e-4)
+    data = alone.evaluate("JSON.parse(document.getElementById('explainer-data').textContent)")
+    assert len(data["steps"]) == 1 and all(len(s["charts"]) == 1 for s in data["steps"][0]["states"].values())
+    alone.close()
 
 
 # --- Errors ------------------------------------------------------------------------------------------

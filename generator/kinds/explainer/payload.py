@@ -60,9 +60,11 @@ def explainer_payload(charts: ChartPayload, steps: list[StepStates], prose: list
     return script_json({"steps": data, "pool": charts.pool})
 
 
-def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: StepProse) -> str:
+def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: StepProse,
+                 only: int | None = None) -> str:
     """The inline JSON of one step alone (a step's embed): only the pooled arrays
-    that step uses, renumbered in the order interning that step alone gives them."""
+    that step uses, renumbered in the order interning that step alone gives them.
+    With `only`, the step's data holds that one of its charts alone."""
     renumbered: dict[int, int] = {}
     pool: list = []
 
@@ -80,15 +82,19 @@ def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: St
             return [take(item) for item in node]
         return node
 
-    step = take(charts.steps[index])
-    return script_json({"steps": [_with_text(step, states, prose)], "pool": pool})
+    step = charts.steps[index]
+    if only is not None:
+        step = {**step, "charts": [step["charts"][only]],
+                "states": {key: {"charts": [state["charts"][only]]} for key, state in step["states"].items()}}
+    step = take(step)
+    return script_json({"steps": [_with_text(step, states, prose, only)], "pool": pool})
 
 
-def _with_text(step: dict, computed: StepStates, prose: StepProse) -> dict:
+def _with_text(step: dict, computed: StepStates, prose: StepProse, only: int | None = None) -> dict:
     states = {}
     for state in computed.states:
         html, _ = prose.states[state.key]
-        summaries = prose.summaries[state.key]
+        summaries = prose.summaries[state.key] if only is None else [prose.summaries[state.key][only]]
         charts = [{**chart, "summary": summary} for chart, summary in zip(step["states"][state.key]["charts"],
                                                                           summaries)]
         # "to": where each control leads from this state, which the runtime follows.
