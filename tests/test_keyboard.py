@@ -146,7 +146,18 @@ def test_a_slider_and_a_toggle_by_keyboard(controls_page, controls_site):
     _, steps, _ = site
     section = region(page, "The Mask Hides the Future")
     slider = section.get_by_role("slider", name="Query position", exact=True)
-    slider.focus()
+    # Tab reaches the toggle (a button of its own), then the slider, with focus visible on each.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if focused(page)["text"] == "Causal mask":
+            break
+    else:
+        pytest.fail("Tab never reached the toggle")
+    assert focused(page)["tag"] == "BUTTON" and focused(page)["pressed"] == "false"
+    assert_focus_visible(focused(page))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.type") == "range"
+    assert_focus_visible(focused(page))
     shown = lambda: section.locator("output").inner_text()  # noqa: E731
     page.keyboard.press("ArrowRight")
     assert shown() == "5" and step_readouts(section) == state_of(steps, 1, position=5).readouts
@@ -163,7 +174,7 @@ def test_a_slider_and_a_toggle_by_keyboard(controls_page, controls_site):
     page.keyboard.press("Home")
     assert shown() == "0" and step_readouts(section) == state_of(steps, 1, position=0).readouts
     assert slider.get_attribute("aria-valuetext") == "0"
-    # The toggle is reached with Tab and switched with Space or Enter.
+    # Back on the toggle, Space or Enter switches it.
     page.keyboard.press("Shift+Tab")
     assert page.evaluate("document.activeElement.textContent") == "Causal mask"
     page.keyboard.press("Space")

@@ -75,8 +75,8 @@ STEP = {
     "subtitle": Option((str,), "One line under the heading.", default=""),
     "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
                       check=identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
-                      default=""),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja); a step with "
+                      "[[charts]] gives each chart its own.", default=""),
     "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
     "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
     "chart": Option((dict,), "The chart of a step with one chart (described by the step's summary).",
