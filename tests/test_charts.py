@@ -52,7 +52,7 @@ def test_blocks_table_gives_ranges_or_every_value_with_its_block():
     assert ranges == {"columns": ["Item", "Dimension"], "rows": [["H1", "0–1"], ["H2", "2–2"]]}
     values = charts.get("blocks").table(chart(), {**data, "values": [0.5, -1.0, 2]}, WORDS)
     assert values["columns"] == ["Position", "Item", "Value"]
-    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "-1.00"], ["2", "H2", "2"]]
+    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "\u22121.00"], ["2", "H2", "2"]]
 
 
 def test_text_on_coloured_blocks_has_the_better_contrast():
