@@ -1,7 +1,8 @@
 """Command line: python -m generator build|serve|new|check|dist.
 
 Problems are printed one plain line each, warnings are counted, and the totals
-come last. A Python traceback reaches the user only with --debug.
+come last. A Python traceback reaches the user only with --debug. Installed as a
+package (pyproject.toml), the same command line is the `lensa` command.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from .errors import GeneratorError, Problem, display_path, report_lines
 
 PROJECT = Path(__file__).resolve().parent.parent
+COMMAND = "lensa"  # the console script pyproject.toml installs
 EPILOG = "Every command takes --help. docs/authoring.md explains how to write an explainer."
 
 
@@ -42,18 +44,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _installed_command() -> bool:
+    return Path(sys.argv[0]).stem == COMMAND
+
+
+def _base() -> Path:
+    """The folder the default content/, themes/, build/ and dist/ are in. For
+    `python -m generator` in a checkout of the project (what the Makefile runs),
+    the project folder, as it always was; for the installed `lensa` command, or a
+    copy of the package installed without the project around it, the current folder."""
+    if _installed_command() or not (PROJECT / "pyproject.toml").is_file():
+        return Path.cwd()
+    return PROJECT
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m generator", description=__doc__.splitlines()[0],
-                                     epilog=EPILOG)
+    base = _base()
+    prog = COMMAND if _installed_command() else "python -m generator"
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0].replace(
+        "python -m generator", prog), epilog=EPILOG)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     def command(name: str, run, help_text: str, failed: str, site: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text, epilog=EPILOG)
-        sub.set_defaults(run=run, command=name, failed=failed)
-        sub.add_argument("--content", type=Path, default=PROJECT / "content",
+        sub.set_defaults(run=run, command=name, failed=failed, base=base)
+        sub.add_argument("--content", type=Path, default=base / "content",
                          help="content folder (default: content/)")
         if site:
-            sub.add_argument("--themes", type=Path, default=PROJECT / "themes",
+            sub.add_argument("--themes", type=Path, default=base / "themes",
                              help="folder of themes (default: themes/)")
             sub.add_argument("--theme", help="theme name, overriding the theme in site.toml")
             sub.add_argument("--strict", action="store_true",
@@ -63,11 +81,11 @@ def _parser() -> argparse.ArgumentParser:
 
     build = command("build", _build, "Build the site into the output folder, replacing it only when "
                     "the whole build succeeds.", "Build failed")
-    build.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
+    build.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     command("check", _check, "Validate the content and compute every state, writing nothing.", "Check failed")
     dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution.",
                    "Dist failed")
-    dist.add_argument("--out", type=Path, default=PROJECT / "build", help="output folder (default: build/)")
+    dist.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     dist.add_argument("--zip", type=Path, help="the archive to write (default: dist/<site title>.zip)")
     serve = command("serve", _serve, "Preview the site on http://127.0.0.1 with live reload: rebuild "
                     "what a change affects and reload the browser.", "Serve failed")
@@ -110,7 +128,7 @@ def _dist(args, warnings: list[Problem]) -> int:
     result = build(args.content, args.out, args.themes, args.theme, strict=args.strict, warnings=warnings)
     _print(report_lines(None, warnings, Path.cwd()))
     name = archive_name(result.site.config.title)
-    target = args.zip or PROJECT / "dist" / f"{name}.zip"
+    target = args.zip or args.base / "dist" / f"{name}.zip"
     count = pack_site(args.out, target, name)
     print(f"Packed {count} files from {_shown(args.out)} into {_shown(target)}{_warning_total(warnings)}.")
     return 0

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from generator import cli
 from generator.cli import main
 
 from .conftest import FIXTURES, ROOT
@@ -108,3 +109,17 @@ def test_debug_shows_the_traceback_of_a_content_error(tmp_site):
     loud = run("check", "--debug", "--content", content)
     assert quiet.returncode == 1 and "Traceback" not in quiet.stderr
     assert loud.returncode == 1 and "Traceback" in loud.stderr and "ContentError" in loud.stderr
+
+
+def test_default_folders_are_the_projects_or_the_current_ones(tmp_path, monkeypatch):
+    """`python -m generator` in the checkout keeps the project's folders, wherever it
+    is started; the installed `lensa` command uses the current folder's."""
+    monkeypatch.chdir(tmp_path)
+    args = cli._parser().parse_args(["build"])
+    assert (args.content, args.themes, args.out) == (ROOT / "content", ROOT / "themes", ROOT / "build")
+    monkeypatch.setattr(sys, "argv", [str(tmp_path / "venv" / "bin" / "lensa")])
+    parser = cli._parser()
+    args = parser.parse_args(["dist"])
+    assert (args.content, args.themes, args.out, args.base) == (
+        tmp_path / "content", tmp_path / "themes", tmp_path / "build", tmp_path)
+    assert parser.prog == "lensa"

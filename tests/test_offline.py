@@ -5,13 +5,15 @@ import shutil
 
 import pytest
 
+from generator.build import build
 from generator.cache import disk as diskcache
+from generator.errors import BuildError
 from generator.load.content import load_site
 from generator.outputs.offline import drop_marked, script_text, single_file
 from generator.render.prose import render_prose
 from generator.compute.states import compute_site
 
-from .conftest import CONTENT
+from .conftest import CONTENT, THEMES, write_files
 
 SLUG = "multi-head-attention"
 
@@ -67,13 +69,12 @@ def test_marked_elements_are_left_out():
 
 def test_large_scripts_are_escaped_once_and_kept_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(diskcache, "_MEMORY", {})
     library = ("var s = '</script>'; " + "x = 1; " * 20_000).encode()
     files = dict(FILES, **{"assets/late.js": library})
     first = single_file(PAGE, "topic/index.html", files)
     stored = [path for path in (tmp_path / "cache" / "scripts").rglob("*") if path.is_file()]
     assert len(stored) == 1 and stored[0].read_text("utf-8") == script_text(library.decode())
-    monkeypatch.setattr(diskcache, "_MEMORY", {})  # a new build reads it back
+    # A copy made with no memory of its own (a new build) reads it back.
     stored[0].write_text("var read = 'from the cache';", "utf-8")
     assert "from the cache" in single_file(PAGE, "topic/index.html", files)
     assert "var s = '<\\/script>'" in first
@@ -83,7 +84,6 @@ def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv(diskcache.CACHE_ENV, str(blocker / "cache"))
-    monkeypatch.setattr(diskcache, "_MEMORY", {})
     library = ("x = '<!--'; " * 10_000).encode()
     html = single_file(PAGE, "topic/index.html", dict(FILES, **{"assets/late.js": library}))
     assert script_text(library.decode()) in html
@@ -143,3 +143,138 @@ def test_copy_alone_in_an_empty_folder_is_fully_interactive(built_site, offline_
             assert section.locator("figcaption").inner_text() == texts.states[key][1]
     assert offline_page.blocked == []
     assert offline_page.errors == []
+
+
+# A theme that writes its markup the other ways HTML allows: single-quoted and bare
+# attribute values, upper-case names.
+QUIRKY = """<!DOCTYPE html>
+<HTML><HEAD><LINK REL='stylesheet' HREF='../assets/style.css?v=1'><link rel=canonical href=https://example.org/x/>
+<Link rel=icon href='../assets/dot.svg'>
+<!-- <img src="../assets/gone.png"> is a comment, not a reference -->
+</HEAD>
+<BODY><A HREF=../index.html>Home</A> <A href='#step-2' class=next>Next</A>
+<IMG SRC=x.png alt='a "dot"'><DIV Data-Offline=omit>Embed <div>code</div><IMG SRC=gone.png></DIV>
+<img src=x.png data-offline='omit'>
+<SCRIPT src=../assets/runtime.js defer></SCRIPT>
+<script type=application/json id=data>{"html": "<a href='../index.html'>"}</script>
+<Script Src='../assets/now.js'></Script>
+</BODY></HTML>"""
+
+QUIRKY_FILES = {
+    "topic/index.html": QUIRKY.encode(),
+    "topic/x.png": b"\x89PNG\r\n",
+    "index.html": b"<p>home</p>",
+    "assets/style.css": b"body { background: url('dot.svg') }",
+    "assets/dot.svg": b"<svg xmlns='http://www.w3.org/2000/svg'/>",
+    "assets/runtime.js": b"var runtime = '</SCRIPT>';",
+    "assets/now.js": b"var now = 1;",
+}
+
+
+def test_a_theme_may_quote_attributes_any_way_html_allows():
+    html = single_file(QUIRKY, "topic/index.html", QUIRKY_FILES)
+    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", html, flags=re.S | re.I)
+    assert "assets/" not in markup.replace('<img src="../assets/gone.png">', "")
+    assert '<style>body { background: url("data:image/svg+xml;base64,' in html
+    assert "<Link rel=icon href=\"data:image/svg+xml;base64," in html
+    assert '<IMG SRC="data:image/png;base64,iVBORw0K" alt=\'a "dot"\'>' in html
+    assert "Embed" not in html and "gone.png>" not in html and "canonical" not in html
+    assert "<A>Home</A> <A href='#step-2' class=next>Next</A>" in html, "other bytes stay as written"
+    assert '<meta name="robots" content="noindex">\n</HEAD>' in html
+    scripts = re.findall(r"<script[^>]*>(.*?)</script>", html, re.S | re.I)
+    assert scripts == ['{"html": "<a href=\'../index.html\'>"}', "var now = 1;", "var runtime = '<\\/SCRIPT>';"]
+    assert html.index("var runtime") > html.index("var now") and html.endswith("</script>\n</BODY></HTML>")
+
+
+def test_the_copy_keeps_what_it_does_not_change_byte_for_byte():
+    page = ("<!doctype html><html><head><title>a &amp; b</title></head>\n<body>\n"
+            "<p class=x title='it&#39;s'>1 < 2 &lt;3</p><!-- <a href=\"../index.html\"> --><br/>\n</body></html>")
+    copy = single_file(page, "topic/index.html", {})
+    assert copy == page.replace("</head>", '<meta name="robots" content="noindex">\n</head>')
+
+
+@pytest.mark.parametrize("markup, missing", [
+    ("<script src=../assets/gone.js></script>", "assets/gone.js"),
+    ("<link rel='stylesheet' href='../assets/gone.css'>", "assets/gone.css"),
+    ("<img src=gone.png>", "topic/gone.png"),
+    ("<link rel=stylesheet href=../assets/fonts.css>", "assets/font.woff2"),
+])
+def test_a_missing_build_file_is_a_clear_error(markup, missing):
+    files = dict(FILES, **{"assets/fonts.css": b"@font-face { src: url(font.woff2) }"})
+    page = f"<!doctype html>\n<html><head></head>\n<body>\n{markup}\n</body></html>"
+    with pytest.raises(BuildError) as error:
+        single_file(page, "topic/index.html", files)
+    message = str(error.value)
+    assert message.startswith("topic/index.html:4: ") and "\n" not in message
+    assert f"refers to {missing}, which is not in the build" in message
+
+
+@pytest.mark.parametrize("markup, problem", [
+    ('<img src="../assets/dot.svg" alt="dot"', "cannot read the markup <img"),
+    ("<!-- a comment never closed", "cannot read the markup <!--"),
+    ("<p>a paragraph</p\n", "cannot read the markup </p"),
+    ("<div data-offline=omit>an omitted element never closed", "marked <div> element is never closed"),
+    ("<script src=../assets/now.js>", "never closed"),
+    ("<script src=../assets/now.js />", "needs its </script>"),
+])
+def test_markup_the_parser_cannot_read_is_a_clear_error(markup, problem):
+    page = f"<!doctype html>\n<html><head></head>\n<body>\n{markup}"
+    with pytest.raises(BuildError) as error:
+        single_file(page, "topic/index.html", FILES)
+    message = str(error.value)
+    assert message.startswith("topic/index.html:4: single-file copy: ") and "\n" not in message
+    assert problem in message
+
+
+def test_marked_elements_are_found_however_they_are_written():
+    assert drop_marked("<DIV DATA-OFFLINE=omit>a<div>b</div></DIV>c<br data-offline='omit'/>d") == "cd"
+    assert drop_marked("<p data-offline=keep>a</p>") == "<p data-offline=keep>a</p>"
+
+
+QUIRKY_THEME = {
+    "theme.toml": 'extends = "default"\n',
+    "templates/explainer.html": """\
+        {% extends "@default/explainer.html" %}
+        {% block styles %}{% for sheet in stylesheets %}<LINK REL='stylesheet' HREF='{{ asset(sheet) }}'>{% endfor %}{% endblock %}
+        {% block scripts %}
+        <SCRIPT type=application/json id=explainer-data>{{ payload|safe }}</SCRIPT>
+        <script src={{ asset('plotly.min.js') }} defer></script>
+        <Script SRC='{{ asset("runtime.js") }}' DEFER></Script>
+        <script src={{ asset('share.js') }} defer></script>
+        {{ extra|default("") }}
+        {% endblock %}
+        """,
+}
+
+
+def quirky_themes(tmp_path, **templates):
+    themes = tmp_path / "themes"
+    shutil.copytree(THEMES / "default", themes / "default")
+    write_files(themes / "quirky", dict(QUIRKY_THEME, **templates))
+    return themes
+
+
+def test_a_quirky_theme_gets_a_working_copy(tmp_site, tmp_path, offline_page):
+    out = tmp_path / "build"
+    build(tmp_site(), out, quirky_themes(tmp_path), "quirky")
+    assert "<LINK REL='stylesheet'" in (out / "coin-flips/index.html").read_text()
+    alone = tmp_path / "alone" / "saved.html"
+    alone.parent.mkdir()
+    shutil.copyfile(out / "offline/coin-flips.html", alone)
+    html = alone.read_text()
+    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", html, flags=re.S | re.I)
+    assert not re.search(r"\b(src|href)=(?![\"']?(#|https?:|data:))", markup, re.I)
+    page = offline_page.page
+    page.goto(alone.as_uri())
+    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.locator("[data-chart] .main-svg").first.wait_for()
+    assert offline_page.blocked == [] and offline_page.errors == []
+
+
+def test_a_build_whose_copy_would_be_broken_fails_naming_the_page(tmp_site, tmp_path):
+    broken = QUIRKY_THEME["templates/explainer.html"].replace(
+        '{{ extra|default("") }}', "<img src=../assets/missing.png alt=''>")
+    themes = quirky_themes(tmp_path, **{"templates/explainer.html": broken})
+    with pytest.raises(BuildError, match=r"^coin-flips/index\.html:\d+: single-file copy: <img src=\.\./assets/"
+                                         r"missing\.png alt=''> refers to assets/missing\.png, which is not in the build$"):
+        build(tmp_site(), tmp_path / "build", themes, "quirky")

@@ -17,6 +17,7 @@ from ...errors import ContentError, Problem
 from ...load.models import line_in
 from ...load.schema import line_of
 from ...render import charts
+from ...render.poster import poster
 from .content import Explainer, Step
 
 
@@ -37,6 +38,7 @@ class StepStates:
     # when the dev server reuses these states for a rebuild, so figures are made once.
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
+    poster_memo: dict = field(default_factory=dict, repr=False, compare=False)  # and for the default's drawing
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -55,6 +57,14 @@ class StepStates:
                 self.figure_memo[index] = {s.key: kind.figure(chart, s.charts[index]) for s in self.states}
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
+    @property
+    def posters(self) -> list[str]:
+        """The default state of each chart drawn as a still picture for the page's HTML (render/poster.py)."""
+        if self.default_key not in self.poster_memo:
+            self.poster_memo.clear()
+            self.poster_memo[self.default_key] = [poster(figures[self.default_key]) for figures in self.figures]
+        return self.poster_memo[self.default_key]
+
     def tables(self, labels: dict) -> list[dict[str, dict]]:
         """Each chart's data table in each state, in the words of `labels`, made once per labels."""
         key = repr(sorted(labels.items()))
@@ -67,13 +77,16 @@ class StepStates:
 
 
 def compute_explainer(explainer: Explainer, model: ModuleType, max_states: int,
-                      memo: dict | None = None) -> list[StepStates]:
-    resolve_controls(explainer, model)
+                      cache=None) -> list[StepStates]:
+    """`cache` (a BuildCache) lends the memo tables that let equal arrays be
+    converted and checked once."""
+    memos = _Memos(cache.memo("finite"), cache.memo("arrays", limit=512)) if cache else _Memos(None, None)
+    resolve_controls(explainer, model, memos.arrays)
     errors: list[Problem] = []
     result = []
     for step in explainer.steps:
         try:
-            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memo))
+            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -88,12 +101,19 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo))
+                                  states.table_memo, states.poster_memo))
     return adopted
 
 
+@dataclass
+class _Memos:
+    finite: dict | None   # id of a shared array -> (the array, whether all finite)
+    arrays: dict | None   # an array's bytes -> its shared list (formats.plain)
+
+
 def compute_step(step: Step, function, max_states: int, explainer: Explainer,
-                 memo: dict | None = None) -> StepStates:
+                 memos: _Memos | None = None) -> StepStates:
+    memos = memos or _Memos(None, None)
     sizes = [len(c.values) for c in step.controls]
     total = math.prod(sizes)
     if total > max_states:
@@ -113,7 +133,7 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data = _check_output(output, step, where, label, kinds, memo)
+        values, chart_data = _check_output(output, step, where, label, kinds, memos)
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
@@ -134,7 +154,7 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     return StepStates(step, states, default_key, constants)
 
 
-def _check_output(output, step: Step, where: str, label: str, kinds: list, memo) -> tuple[dict, list[dict]]:
+def _check_output(output, step: Step, where: str, label: str, kinds: list, memos: _Memos) -> tuple[dict, list[dict]]:
     """The values and each chart's data: `"chart": {...}` for a step with one chart,
     or `"charts": [{...}, ...]`, one per chart in the step file's order."""
     path = step.path
@@ -156,23 +176,23 @@ def _check_output(output, step: Step, where: str, label: str, kinds: list, memo)
     else:
         raise ContentError.one(path, f"{where} returned no 'charts' list for {label} (the step has {count} "
                                "charts)", field="charts")
-    values = {str(k): plain(v) for k, v in output["values"].items()}
+    values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
-        if not finite(value, memo):
+        if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
     field = "chart" if count == 1 else "charts[{}]"
-    return values, [_check_chart(raw, chart, kind, path, where, label, memo, field.format(index))
+    return values, [_check_chart(raw, chart, kind, path, where, label, memos, field.format(index))
                     for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds))]
 
 
-def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memo, field: str) -> dict:
-    chart_data = {str(k): _as_plain_array(v) for k, v in raw.items()}
+def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _Memos, field: str) -> dict:
+    chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in raw.items()}
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
         raise ContentError.one(path, f"{where} returned {chart.kind} chart data with unknown key "
                                f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field=field)
     for name, value in chart_data.items():
-        if not finite(value, memo):
+        if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
     message = kind.check(chart_data)
     if message:
@@ -181,13 +201,13 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memo, fie
     return chart_data
 
 
-def _as_plain_array(value):
+def _as_plain_array(value, arrays):
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], np.ndarray):
-        return [plain(v) for v in value]
-    return plain(value)
+        return [plain(v, arrays) for v in value]
+    return plain(value, arrays)
 
 
-def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
+def resolve_controls(explainer: Explainer, model: ModuleType, arrays: dict | None = None) -> None:
     """Replace control values and details named by model.py lists with the lists themselves."""
     errors: list[Problem] = []
     for step in explainer.steps:
@@ -202,18 +222,18 @@ def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
             values, details = control.values, control.details
             if control.values_from:
                 values = _model_list(model, control.values_from, step.path, where + ".values", errors,
-                                     line("values"))
+                                     line("values"), arrays)
                 if values is not None and control.default not in values:
                     errors.append(Problem(step.path, f"expected one of {list(values)!r} (model.py's "
                                           f"{control.values_from}), found {control.default!r}",
                                           line("default"), where + ".default"))
             if control.details_from:
                 details = _model_list(model, control.details_from, step.path, where + ".details", errors,
-                                      line("details"))
+                                      line("details"), arrays)
             labels = control.labels
             if control.labels_from:  # labels may repeat: two tokens can read the same
                 labels = _model_list(model, control.labels_from, step.path, where + ".labels", errors,
-                                     line("labels"), unique=False)
+                                     line("labels"), arrays, unique=False)
             for key, items in (("details", details), ("labels", labels)):
                 if values is not None and items is not None and len(items) != len(values):
                     errors.append(Problem(step.path, f"expected {len(values)} {key} (one per value), "
@@ -262,7 +282,7 @@ def _signature_problems(step: Step, function, text: str) -> list[Problem]:
     return problems
 
 
-def _model_list(model, name, path, field, errors, line=None, unique=True):
+def _model_list(model, name, path, field, errors, line=None, arrays=None, unique=True):
     if not hasattr(model, name):
         errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
         return None
@@ -280,7 +300,7 @@ def _model_list(model, name, path, field, errors, line=None, unique=True):
     if unique and len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
         return None
-    return [plain(v) for v in value]
+    return [plain(v, arrays) for v in value]
 
 
 def _source(path: Path) -> str:

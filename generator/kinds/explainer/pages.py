@@ -37,6 +37,7 @@ class ChartView:
     height: int
     summary: str
     table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+    poster: str = ""                           # the default state drawn, until Plotly draws it
     embed: EmbedCode | None = None             # this chart alone, for a step with several
 
 
@@ -185,8 +186,9 @@ def step_view(states: StepStates, texts: StepProse, total: int, labels: dict, on
     default = states.by_key(states.default_key)
     html, _ = texts.states[states.default_key]
     tables = states.tables(labels)
-    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key])
-              for index, (chart, summary) in enumerate(zip(step.charts, texts.summaries[states.default_key]))]
+    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key], poster)
+              for index, (chart, summary, poster)
+              in enumerate(zip(step.charts, texts.summaries[states.default_key], states.posters))]
     if only is not None:  # renumbered from 0, as that page's data holds the one chart
         charts = [replace(charts[only], index=0)]
     return StepView(
