@@ -9,6 +9,7 @@ from generator.load.content import load_site
 from generator.compute.states import compute_site
 
 from .conftest import CONTENT
+from .test_controls import build_controls_site, open_controls_page, readouts as step_readouts, region, state_of
 
 FOCUSED = """() => {
     const el = document.activeElement;
@@ -124,3 +125,59 @@ def _key(step_states, chosen):
     for control in step_states.step.controls:
         parts.append(str(chosen.get(control.name, control.values.index(control.default))))
     return ".".join(parts)
+
+
+# --- A toggle and a slider (tests/fixtures/controls/) ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def controls_site(tmp_path_factory):
+    return build_controls_site(tmp_path_factory.mktemp("controls-keyboard"))
+
+
+@pytest.fixture
+def controls_page(controls_site, offline_page):
+    yield open_controls_page(offline_page, controls_site[0])
+    assert offline_page.errors == []
+
+
+def test_a_slider_and_a_toggle_by_keyboard(controls_page, controls_site):
+    page, site = controls_page, controls_site
+    _, steps, _ = site
+    section = region(page, "The Mask Hides the Future")
+    slider = section.get_by_role("slider", name="Query position", exact=True)
+    # Tab reaches the toggle (a button of its own), then the slider, with focus visible on each.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if focused(page)["text"] == "Causal mask":
+            break
+    else:
+        pytest.fail("Tab never reached the toggle")
+    assert focused(page)["tag"] == "BUTTON" and focused(page)["pressed"] == "false"
+    assert_focus_visible(focused(page))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.type") == "range"
+    assert_focus_visible(focused(page))
+    shown = lambda: section.locator("output").inner_text()  # noqa: E731
+    page.keyboard.press("ArrowRight")
+    assert shown() == "5" and step_readouts(section) == state_of(steps, 1, position=5).readouts
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert shown() == "3"
+    page.keyboard.press("End")
+    assert shown() == "31" and step_readouts(section) == state_of(steps, 1, position=31).readouts
+    page.keyboard.press("PageDown")
+    lower = int(shown())
+    assert lower < 31
+    page.keyboard.press("PageUp")
+    assert int(shown()) > lower
+    page.keyboard.press("Home")
+    assert shown() == "0" and step_readouts(section) == state_of(steps, 1, position=0).readouts
+    assert slider.get_attribute("aria-valuetext") == "0"
+    # Back on the toggle, Space or Enter switches it.
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Causal mask"
+    page.keyboard.press("Space")
+    assert step_readouts(section) == state_of(steps, 1, position=0, causal=True).readouts
+    page.keyboard.press("Enter")
+    assert step_readouts(section) == state_of(steps, 1, position=0, causal=False).readouts
