@@ -1,0 +1,214 @@
+"""Compute every spotlight of every round: each round's function in model.py
+returns the sentence, the target, the heads handed to the reader and the
+model's answer for every spotlight; this module checks all of it and makes
+the round's state graph (where each word button leads from each state).
+
+A round's function returns a dict:
+
+    words              the sentence, one string per word (the blank's own text is not shown)
+    blank              the blank's position in words (0-based)
+    target             the answer to reach
+    heads              the name of each head the reader controls, e.g. ["Head 1", "Head 3"]
+    candidates         positions of the words the reader can put in the spotlight
+    one_word_per_head  true: each head's spotlight is one word or none; false: any set of words
+    states             every spotlight: [{"spotlight": [[positions] per head], "answer", "confidence"}]
+    own_attention      the model's own attention at the blank: one row of len(words) weights per head
+    own_answer, own_confidence   what the model answers with its own attention
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import ModuleType
+
+from ...compute.formats import count, percent, plain
+from ...compute.states import State
+from ...errors import ContentError, Problem
+from ...load.models import line_in
+from .content import Game, Round
+
+_KEYS = ("words", "blank", "target", "heads", "candidates", "one_word_per_head", "states", "own_attention",
+         "own_answer", "own_confidence")
+
+
+@dataclass
+class RoundStates:
+    round: Round
+    number: int
+    words: list[str]
+    blank: int
+    target: str
+    heads: list[str]
+    candidates: list[int]
+    one_word_per_head: bool
+    states: list[State]           # in the model's order; State.choice is {head name: [positions]}
+    default_key: str              # the empty spotlight
+    smallest: int                 # fewest words that reach the target
+    best_key: str                 # a spotlight with that many words (the most confident)
+    own_attention: list[list[float]]
+    own_answer: str
+    own_confidence: float
+
+    def by_key(self, key: str) -> State:
+        return self._index[key]
+
+    def __post_init__(self):
+        self._index = {s.key: s for s in self.states}
+
+    @property
+    def controls(self) -> list[tuple[int, int]]:
+        """(head index, position) of each word button, head by head: control c of State.to."""
+        return [(h, p) for h in range(len(self.heads)) for p in self.candidates]
+
+
+def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict]:
+    """(every round's states, the values of the facts function)."""
+    errors: list[Problem] = []
+    facts = {}
+    if game.facts:
+        facts = _call(game, model, game.facts, "facts", errors, game.line(key="facts"))
+        if facts is not None and not isinstance(facts, dict):
+            errors.append(Problem(game.model_path, f"{game.facts}() must return a dict of values, found "
+                                  f"{type(facts).__name__}", field="facts"))
+        facts = {str(k): plain(v) for k, v in facts.items()} if isinstance(facts, dict) else {}
+    rounds = []
+    for index, round_ in enumerate(game.rounds):
+        output = _call(game, model, round_.compute, f"rounds[{index}].compute", errors,
+                       game.line(index, "compute"))
+        if output is None:
+            continue
+        try:
+            rounds.append(_round_states(game, index, round_, output))
+        except ContentError as err:
+            errors += err.problems
+    if errors:
+        raise ContentError(errors)
+    return rounds, facts
+
+
+def _call(game: Game, model, name: str, field: str, errors: list, line: int | None):
+    function = getattr(model, name, None)
+    if not callable(function):
+        errors.append(Problem(game.main_path, f"model.py defines no function {name!r}", line, field))
+        return None
+    try:
+        return function()
+    except Exception as err:  # author code: name the function and its line
+        errors.append(Problem(game.model_path, f"{game.slug}, {name}() failed: {type(err).__name__}: {err}",
+                              line_in(game.model_path, err)))
+        return None
+
+
+def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
+    number = index + 1
+    where = f"{game.slug}, round {number} ({round_.compute})"
+
+    def fail(message: str):
+        return ContentError.one(game.model_path, f"{where}: {message}")
+
+    if not isinstance(output, dict):
+        raise fail(f"must return a dict, found {type(output).__name__}")
+    missing = [key for key in _KEYS if key not in output]
+    if missing:
+        raise fail(f"returned no {', '.join(missing)} (a round needs: {', '.join(_KEYS)})")
+    words, blank, heads, candidates = (plain(output[k]) for k in ("words", "blank", "heads", "candidates"))
+    target, one_word = output["target"], output["one_word_per_head"]
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
+        raise fail("words must be a list of words (non-empty strings)")
+    if not isinstance(blank, int) or not 0 <= blank < len(words):
+        raise fail(f"blank must be a position in words (0 to {len(words) - 1}), found {blank!r}")
+    if not isinstance(heads, list) or not heads or not all(isinstance(h, str) and h for h in heads) \
+            or len(set(heads)) != len(heads):
+        raise fail("heads must list the names of the heads the reader controls, each once")
+    if not isinstance(candidates, list) or not candidates or len(set(candidates)) != len(candidates) \
+            or not all(isinstance(p, int) and 0 <= p < len(words) and p != blank for p in candidates):
+        raise fail("candidates must list positions of words (not the blank), each once")
+    if not isinstance(target, str) or not isinstance(output["own_answer"], str):
+        raise fail("target and own_answer must be words (strings)")
+    if not isinstance(one_word, bool):
+        raise fail(f"one_word_per_head must be true or false, found {one_word!r}")
+    size = (len(candidates) + 1) ** len(heads) if one_word else 2 ** (len(candidates) * len(heads))
+    if size > game.max_states:
+        raise ContentError.one(game.main_path, f"{where}: has {size:,} spotlights, more than the game's "
+                               f"max_states = {game.max_states:,} (offer fewer words or heads)",
+                               game.line(index, "compute"), f"rounds[{index}]")
+    own = plain(output["own_attention"])
+    if not (isinstance(own, list) and len(own) == len(heads)
+            and all(isinstance(row, list) and len(row) == len(words) for row in own)
+            and all(isinstance(v, (int, float)) and math.isfinite(v) for row in own for v in row)):
+        raise fail(f"own_attention must hold {len(heads)} row(s) of {len(words)} finite weights, one per head")
+    own_confidence = plain(output["own_confidence"])
+    if not _probability(own_confidence):
+        raise fail(f"own_confidence must be a probability (0 to 1), found {own_confidence!r}")
+    states = _states(output["states"], heads, candidates, one_word, size, fail)
+    solving = [s for s in states if s.values["answer"] == target]
+    if not solving:
+        raise fail(f"no spotlight makes the model answer the target {target!r}")
+    default = next(s for s in states if s.values["size"] == 0)
+    if default.values["answer"] == target:
+        raise fail(f"the empty spotlight already answers the target {target!r}: the round is solved before "
+                   "it is played")
+    smallest = min(s.values["size"] for s in solving)
+    best = max((s for s in solving if s.values["size"] == smallest), key=lambda s: s.values["confidence"])
+    for state in states:
+        size_ = state.values["size"]
+        state.values["stars"] = max(1, game.stars - (size_ - smallest)) if state in solving else 0
+    return RoundStates(round_, number, words, blank, target, heads, candidates, one_word, states, default.key,
+                       smallest, best.key, [[float(v) for v in row] for row in own], output["own_answer"],
+                       float(own_confidence))
+
+
+def _probability(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+        and 0 <= value <= 1
+
+
+def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail) -> list[State]:
+    """Every spotlight as a State, with `to`: for word button c (head h, word p), value 0
+    takes p out of h's spotlight and value 1 puts it in (alone, when a head takes one word)."""
+    if not isinstance(rows, list) or len(rows) != size:
+        found = len(rows) if isinstance(rows, list) else type(rows).__name__
+        raise fail(f"states must list every spotlight: {size:,} for {len(heads)} head(s) over "
+                   f"{len(candidates)} words, found {found}")
+    by_spot: dict[tuple, State] = {}
+    states = []
+    for number, row in enumerate(rows):
+        if not isinstance(row, dict) or not {"spotlight", "answer", "confidence"} <= set(row):
+            raise fail(f"states[{number}] must be a dict with spotlight, answer and confidence")
+        spot = plain(row["spotlight"])
+        if not (isinstance(spot, list) and len(spot) == len(heads) and all(isinstance(h, list) for h in spot)
+                and all(p in candidates for h in spot for p in h) and all(len(set(h)) == len(h) for h in spot)):
+            raise fail(f"states[{number}]: spotlight must hold one list of candidate positions per head, "
+                       f"found {spot!r}")
+        if one_word and any(len(h) > 1 for h in spot):
+            raise fail(f"states[{number}]: a head takes one word at most in this round, found {spot!r}")
+        confidence = plain(row["confidence"])
+        if not isinstance(row["answer"], str) or not _probability(confidence):
+            raise fail(f"states[{number}]: answer must be a word and confidence a probability (0 to 1)")
+        canonical = tuple(tuple(sorted(h)) for h in spot)
+        if canonical in by_spot:
+            raise fail(f"states[{number}]: spotlight {spot!r} is listed twice")
+        words = sum(len(h) for h in canonical)
+        state = State(_key(number), dict(zip(heads, map(list, canonical))),
+                      {"answer": row["answer"], "confidence": float(confidence), "size": words},
+                      None, [row["answer"], percent(confidence), count(words)])
+        by_spot[canonical] = state
+        states.append(state)
+    for spot, state in by_spot.items():
+        for h in range(len(heads)):
+            for p in candidates:
+                out = spot[:h] + (tuple(q for q in spot[h] if q != p),) + spot[h + 1:]
+                in_ = (p,) if one_word else tuple(sorted(set(spot[h]) | {p}))
+                state.to.append([by_spot[out].key, by_spot[spot[:h] + (in_,) + spot[h + 1:]].key])
+    return states
+
+
+def _key(index: int) -> str:
+    """A short key: the state's index in base 36 (the page carries thousands of them)."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    while True:
+        index, rest = divmod(index, 36)
+        text = digits[rest] + text
+        if not index:
+            return text
