@@ -28,11 +28,12 @@ def facts():
 def _round(number):
     round_ = tinyformer.ROUNDS[number - 1]
     outcome = tinyformer.play_round(MODEL, round_)
-    states = []
-    for state, answer in enumerate(outcome.answers):
-        spotlight = [[round_.candidates[j] for j in np.flatnonzero(outcome.spotlights[state, i])]
-                     for i in range(len(round_.heads))]
-        states.append({"spotlight": spotlight, "answer": answer, "confidence": outcome.confidence[state]})
+    candidates = np.array(round_.candidates)
+    # Plain lists: thousands of states, each read word by word.
+    states = [{"spotlight": [candidates[head].tolist() for head in spotlight], "answer": answer,
+               "confidence": confidence}
+              for spotlight, answer, confidence in zip(outcome.spotlights, outcome.answers,
+                                                       outcome.confidence.tolist())]
     return {
         "words": list(round_.words), "blank": round_.blank, "target": round_.target,
         "heads": [f"Head {head + 1}" for head in round_.heads], "candidates": list(round_.candidates),

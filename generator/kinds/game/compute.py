@@ -56,9 +56,13 @@ class RoundStates:
         self._index = {s.key: s for s in self.states}
 
     @property
-    def controls(self) -> list[tuple[int, int]]:
-        """(head index, position) of each word button, head by head: control c of State.to."""
-        return [(h, p) for h in range(len(self.heads)) for p in self.candidates]
+    def controls(self) -> list[tuple[int, int | None]]:
+        """The controls of State.to, as (head index, candidate index or None). With one
+        word per head, a control is a head, whose values are no word then each candidate
+        in turn; otherwise a control is one word of one head, whose values are out and in."""
+        if self.one_word_per_head:
+            return [(h, None) for h in range(len(self.heads))]
+        return [(h, j) for h in range(len(self.heads)) for j in range(len(self.candidates))]
 
 
 def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict]:
@@ -152,7 +156,8 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
     best = max((s for s in solving if s.values["size"] == smallest), key=lambda s: s.values["confidence"])
     for state in states:
         size_ = state.values["size"]
-        state.values["stars"] = max(1, game.stars - (size_ - smallest)) if state in solving else 0
+        solved = state.values["answer"] == target
+        state.values["stars"] = max(1, game.stars - (size_ - smallest)) if solved else 0
     return RoundStates(round_, number, words, blank, target, heads, candidates, one_word, states, default.key,
                        smallest, best.key, [[float(v) for v in row] for row in own], output["own_answer"],
                        float(own_confidence))
@@ -164,51 +169,55 @@ def _probability(value) -> bool:
 
 
 def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail) -> list[State]:
-    """Every spotlight as a State, with `to`: for word button c (head h, word p), value 0
-    takes p out of h's spotlight and value 1 puts it in (alone, when a head takes one word)."""
+    """Every spotlight as a State, with `to` (see RoundStates.controls) and, in
+    values["at"], the value each control has in it."""
     if not isinstance(rows, list) or len(rows) != size:
         found = len(rows) if isinstance(rows, list) else type(rows).__name__
         raise fail(f"states must list every spotlight: {size:,} for {len(heads)} head(s) over "
                    f"{len(candidates)} words, found {found}")
-    by_spot: dict[tuple, State] = {}
+    by_values: dict[tuple, State] = {}
     states = []
+    offered = set(candidates)
+    place = {p: j for j, p in enumerate(candidates)}
     for number, row in enumerate(rows):
         if not isinstance(row, dict) or not {"spotlight", "answer", "confidence"} <= set(row):
             raise fail(f"states[{number}] must be a dict with spotlight, answer and confidence")
-        spot = plain(row["spotlight"])
-        if not (isinstance(spot, list) and len(spot) == len(heads) and all(isinstance(h, list) for h in spot)
-                and all(p in candidates for h in spot for p in h) and all(len(set(h)) == len(h) for h in spot)):
+        spot = row["spotlight"]
+        spot = [h if type(h) is list else plain(h) for h in (spot if type(spot) is list else plain(spot))]
+        if not (len(spot) == len(heads) and all(type(h) is list and offered.issuperset(h) and len(set(h)) == len(h)
+                                                for h in spot)):
             raise fail(f"states[{number}]: spotlight must hold one list of candidate positions per head, "
                        f"found {spot!r}")
         if one_word and any(len(h) > 1 for h in spot):
             raise fail(f"states[{number}]: a head takes one word at most in this round, found {spot!r}")
-        confidence = plain(row["confidence"])
+        confidence = row["confidence"]
+        confidence = confidence if type(confidence) is float else plain(confidence)
         if not isinstance(row["answer"], str) or not _probability(confidence):
             raise fail(f"states[{number}]: answer must be a word and confidence a probability (0 to 1)")
-        canonical = tuple(tuple(sorted(h)) for h in spot)
-        if canonical in by_spot:
+        if one_word:
+            at = tuple(place[h[0]] + 1 if h else 0 for h in spot)
+        else:
+            at = tuple(int(p in h) for h in spot for p in candidates)
+        if at in by_values:
             raise fail(f"states[{number}]: spotlight {spot!r} is listed twice")
-        words = sum(len(h) for h in canonical)
-        state = State(_key(number), dict(zip(heads, map(list, canonical))),
-                      {"answer": row["answer"], "confidence": float(confidence), "size": words},
+        words = sum(len(h) for h in spot)
+        state = State(_key(at, len(heads), one_word), {head: sorted(h) for head, h in zip(heads, spot)},
+                      {"answer": row["answer"], "confidence": float(confidence), "size": words, "at": list(at)},
                       None, [row["answer"], percent(confidence), count(words)])
-        by_spot[canonical] = state
+        by_values[at] = state
         states.append(state)
-    for spot, state in by_spot.items():
-        for h in range(len(heads)):
-            for p in candidates:
-                out = spot[:h] + (tuple(q for q in spot[h] if q != p),) + spot[h + 1:]
-                in_ = (p,) if one_word else tuple(sorted(set(spot[h]) | {p}))
-                state.to.append([by_spot[out].key, by_spot[spot[:h] + (in_,) + spot[h + 1:]].key])
+    # Every spotlight is listed once, so every value of every control leads to a state.
+    values = len(candidates) + 1 if one_word else 2
+    for at, state in by_values.items():
+        state.to = [[by_values[at[:c] + (v,) + at[c + 1:]].key for v in range(values)] for c in range(len(at))]
     return states
 
 
-def _key(index: int) -> str:
-    """A short key: the state's index in base 36 (the page carries thousands of them)."""
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    text = ""
-    while True:
-        index, rest = divmod(index, 36)
-        text = digits[rest] + text
-        if not index:
-            return text
+def _key(at: tuple, heads: int, one_word: bool) -> str:
+    """A state's key, from its controls' values: with one word per head, each head's
+    word (0 for none, else its place among the candidates) joined by '.' ("1.2.0");
+    otherwise each head's words as a string of 0s and 1s ("01001")."""
+    if one_word:
+        return ".".join(map(str, at))
+    width = len(at) // heads
+    return ".".join("".join(map(str, at[h * width:(h + 1) * width])) for h in range(heads))

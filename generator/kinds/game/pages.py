@@ -79,7 +79,10 @@ def _round_view(game: Game, states: RoundStates, texts, total: int, links=lambda
     groups = []
     for h, head in enumerate(states.heads):
         label = labels["spotlight"] if len(states.heads) == 1 else labels["head_spotlight"].replace("{head}", head)
-        buttons = [{"control": h * len(states.candidates) + j, "word": states.words[p],
+        # A button puts its word in: with one word per head, as its head's value j + 1
+        # (0 is no word); otherwise as value 1 (in) of its own control.
+        buttons = [{"control": h if states.one_word_per_head else h * len(states.candidates) + j,
+                    "value": j + 1 if states.one_word_per_head else 1, "word": states.words[p],
                     "suffix": names[p][len(states.words[p]):]} for j, p in enumerate(states.candidates)]
         groups.append({"label": label, "head": head, "buttons": buttons})
     rows = [labels["blank_word"] if i == states.blank else names[i] for i in range(len(states.words))]

@@ -34,6 +34,11 @@ def stars_text(game: Game, stars: int) -> str:
     return game.labels["stars_of"].replace("{stars}", str(stars)).replace("{total}", str(game.stars))
 
 
+def solved_text(game: Game, stars: int) -> str:
+    """What is added to the announcement of a state that earns `stars` (nothing for none)."""
+    return " " + game.labels["solved"].replace("{stars}", stars_text(game, stars)) if stars else ""
+
+
 def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text: TextRenderer) -> GameText:
     rounds, facts = computed
     labels, to_html = game.labels, text.to_html
@@ -55,9 +60,7 @@ def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text:
         for state in states.states:
             answer, confidence, _ = state.readouts
             sentence = labels["says"].replace("{answer}", answer).replace("{confidence}", confidence)
-            if state.values["stars"]:
-                sentence += " " + labels["solved"].replace("{stars}", stars_text(game, state.values["stars"]))
-            says[state.key] = sentence
+            says[state.key] = sentence + solved_text(game, state.values["stars"])
         own = labels["own_answer"].replace("{answer}", states.own_answer).replace(
             "{confidence}", percent(states.own_confidence))
         texts.append(RoundText(to_html(states.round.goal), to_html(states.round.lesson), says, own))

@@ -2,7 +2,7 @@
    pressed, follows the build's state graph ("to") to the state reached and shows
    what the build computed for it (answer, confidence, stars, the sentence to
    announce, the data table). It never computes an answer and never builds a
-   key. It also keeps the address fragment (#round-2&spotlight=queen), the
+   key. It also keeps the address fragment (#round-4&spotlight=1.2.0), the
    rounds' best stars (in storage where the browser allows it) and the Embed
    button's code. Classic script (no modules, no fetch): pages run from file://. */
 (function () {
@@ -71,8 +71,9 @@
   }
 
   Round.prototype.toggle = function (button) {
+    // A word goes in as its button's value of its control; pressed again, it goes out (value 0).
     var control = Number(button.getAttribute("data-control"));
-    var value = button.getAttribute("aria-pressed") === "true" ? 0 : 1;
+    var value = button.getAttribute("aria-pressed") === "true" ? 0 : Number(button.getAttribute("data-value"));
     var leads = this.spec.states[this.key].to[control];
     // The pressed button becomes its group's tab stop.
     slice.call(button.parentNode.querySelectorAll("button[data-control]")).forEach(function (other) {
@@ -85,10 +86,9 @@
     var state = this.spec.states[key];
     if (!state) return false;
     this.key = key;
-    var on = {};
-    state.on.forEach(function (control) { on[control] = true; });
     this.buttons.forEach(function (button) {
-      button.setAttribute("aria-pressed", on[button.getAttribute("data-control")] ? "true" : "false");
+      var pressed = state.at[Number(button.getAttribute("data-control"))] === Number(button.getAttribute("data-value"));
+      button.setAttribute("aria-pressed", pressed ? "true" : "false");
     });
     var section = this.section;
     ["answer", "confidence", "words"].forEach(function (name) {
@@ -103,8 +103,10 @@
         if (cell.textContent !== text) cell.textContent = text;
       });
     });
-    // Only a change the reader made is announced; the status region's text always matches the state.
-    if (announce || this.says.textContent !== state.says) this.says.textContent = state.says;
+    // The sentence of text.py, with this state's words: only a change the reader made is announced.
+    var says = data.says.replace("{answer}", state.answer).replace("{confidence}", state.confidence) +
+      data.solved[state.stars];
+    if (announce || this.says.textContent !== says) this.says.textContent = says;
     if (state.stars > best[this.index]) {
       best[this.index] = state.stars;
       remember();
@@ -123,16 +125,6 @@
     for (var i = 1; i <= total; i++) marks += i <= stars ? "★" : "☆";
     this.result.querySelector("[data-star-marks]").textContent = marks;
     this.result.querySelector("[data-best]").textContent = data.best[stars];
-  };
-
-  Round.prototype.name = function () {
-    return this.key === this.spec["default"] ? "" : this.spec.states[this.key].name;
-  };
-
-  // The state whose spotlight has this name (a deep link's), or null.
-  Round.prototype.named = function (name) {
-    for (var key in this.spec.states) if (this.spec.states[key].name === name) return key;
-    return null;
   };
 
   // Roving focus: Tab reaches a group once, arrow keys (and Home, End) move inside it,
@@ -182,7 +174,7 @@
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: rounds[current].key } }));
   }
 
-  /* ---- Deep links: #round-2&spotlight=queen (a spotlight's name is in the data) ---- */
+  /* ---- Deep links: #round-2&spotlight=01000000 (the key of the state shown) ---- */
 
   function decode(text) {
     try { return decodeURIComponent(text); } catch (err) { return null; }
@@ -203,14 +195,15 @@
     if (found.round === null || !rounds[found.round]) return false;
     var round = rounds[found.round];
     // A link to a round alone (the list of rounds) keeps the spotlight the reader left there.
-    if (found.spotlight !== null) round.set(round.named(found.spotlight) || round.spec["default"], false);
+    if (found.spotlight !== null) round.set(round.spec.states[found.spotlight] ? found.spotlight : round.spec["default"], false);
     show(found.round, false);
     return true;
   }
 
   function fragment() {
-    var name = rounds[current].name();
-    return "round-" + (current + 1) + (name ? "&spotlight=" + encodeURIComponent(name) : "");
+    var round = rounds[current];
+    var spotlight = round.key === round.spec["default"] ? "" : "&spotlight=" + encodeURIComponent(round.key);
+    return "round-" + (current + 1) + spotlight;
   }
 
   function withFragment(url, text) { return url.split("#")[0] + (text ? "#" + text : ""); }
