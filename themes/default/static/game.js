@@ -201,9 +201,10 @@
   }
 
   function fragment() {
-    var round = rounds[current];
-    var spotlight = round.key === round.spec["default"] ? "" : "&spotlight=" + encodeURIComponent(round.key);
-    return "round-" + (current + 1) + spotlight;
+    // The first round, untouched, is the page as it opens: no fragment.
+    var round = rounds[current], untouched = round.key === round.spec["default"];
+    if (current === 0 && untouched) return "";
+    return "round-" + (current + 1) + (untouched ? "" : "&spotlight=" + encodeURIComponent(round.key));
   }
 
   function withFragment(url, text) { return url.split("#")[0] + (text ? "#" + text : ""); }
@@ -220,10 +221,7 @@
     if (pending === null) return;
     clearTimeout(pending);
     pending = null;
-    var text = fragment();
-    // A page opened at its first round, untouched, keeps its plain address.
-    if (!location.hash && text === "round-1") return;
-    var url = withFragment(location.href, text);
+    var url = withFragment(location.href, fragment());
     if (url === location.href) return;
     try { history.replaceState(history.state, "", url); } catch (err) { /* some sandboxed frames refuse */ }
   }
