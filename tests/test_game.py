@@ -511,3 +511,30 @@ def test_the_embed_plays_and_the_embed_button_carries_the_state(game, offline_pa
     link = embed.get_by_role("link", name=re.compile("Open the full game"))
     assert link.get_attribute("href").endswith("spotlight/index.html#round-1&spotlight=01000")
     assert offline_page.blocked == [] and offline_page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_solved_and_revealed_round_has_no_serious_accessibility_violation(game, browser, scheme):
+    """What the page-wide axe run does not see: a round's lesson, stars, the model's own
+    attention and the data table, shown once the reader solves the round and presses Reveal."""
+    from .test_accessibility import AXE, AXE_TAGS
+
+    _, rounds, out = game
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    watch = PageWatch(context.new_page())
+    report = []
+    for number in (1, 4):
+        states = rounds[number - 1]
+        page = open_game(watch, f"{(out / SLUG / 'index.html').as_uri()}#round-{number}&spotlight={states.best_key}")
+        region = page.get_by_role("region", name=states.round.title, exact=True)
+        region.get_by_role("button", name="Reveal").click()
+        region.get_by_text("Show data", exact=True).click()
+        assert region.get_by_role("region", name="What this round shows").is_visible()
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
+                               "resultTypes: ['violations']})", AXE_TAGS)
+        report += [f"round {number}: {v['id']} ({v['impact']}): {v['help']} at "
+                   f"{[n['target'] for n in v['nodes'][:3]]}"
+                   for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert report == [] and watch.errors == [], "\n".join(report + watch.errors)
+    context.close()
