@@ -7,10 +7,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import build_time, clicks, first_view, rebuild, report, scaling
+from . import build_time, clicks, first_view, phone, rebuild, report, scaling
 from .common import CONTENT, PYTHON, ROOT, machine, run
 
-SECTIONS = ("build", "rebuild", "bytes", "clicks", "scaling")
+SECTIONS = ("build", "rebuild", "bytes", "phone", "clicks", "scaling")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         if "bytes" in sections:
             results["bundle"] = report.bundle_name()
             _section("First view", lambda: first_view.measure(site, slugs), results, "bytes")
+        if "phone" in sections:
+            pages = [f"{slug}/index.html" for slug in slugs]
+            _section("First view on a throttled phone", lambda: phone.measure(site, pages, min(runs, 5)),
+                     results, "phone")
         if "clicks" in sections:
             _section("Click-to-update", lambda: clicks.measure(site, slugs, rounds), results, "clicks")
         if "scaling" in sections:

@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import re
 
+from . import phone
 from .common import GZIP_LEVEL, kb, ms
 
 KB = 1024
-BUDGET_RATIO = 2.0
+# DEVELOPERS.md: a full build takes at most the import floor plus half the floor per
+# page (explainer or game), so it grows linearly and slowly with the site.
+BUDGET_FLOOR_PER_PAGE = 0.5
 BUDGET_REBUILD_S = 0.150
 BUDGET_OWN = 60 * KB
 BUDGET_TOTAL = 600 * KB
 BUDGET_CLICK_MEDIAN_MS = 16
-BUDGET_CLICK_P95_MS = 33
+BUDGET_CLICK_P95_MS = 16
+BUDGET_PHONE_S = 3.0  # the first chart on a throttled phone
 MAIN_PAGE = "multi-head-attention"
 
 
@@ -37,9 +41,10 @@ def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
     rows = []
     if "build" in r:
         b = r["build"]
-        rows.append(("Full build ÷ import floor (wall time)", f"≤ {BUDGET_RATIO:.1f}×",
+        allowed = 1 + BUDGET_FLOOR_PER_PAGE * b.get("pages", 1)
+        rows.append((f"Full build ÷ import floor (wall time, {_count(b.get('pages', 1), 'page')})", f"≤ {allowed:.1f}×",
                      f"{b['ratio']:.2f}× ({ms(b['build_s'])} ÷ {ms(b['floor_s'])}); CPU time {b['cpu_ratio']:.2f}×",
-                     b["ratio"] <= BUDGET_RATIO))
+                     b["ratio"] <= allowed))
     if "rebuild" in r:
         t = r["rebuild"]["median_s"]
         rows.append(("Incremental rebuild (serve, one-line prose edit)", f"≤ {ms(BUDGET_REBUILD_S)}",
@@ -49,6 +54,10 @@ def budgets(r: dict) -> list[tuple[str, str, str, bool | None]]:
                      sizes["own"] <= BUDGET_OWN))
         rows.append((f"First view, gzipped: {slug}", f"≤ {kb(BUDGET_TOTAL)}", kb(sizes["total"]),
                      sizes["total"] <= BUDGET_TOTAL))
+    for path, p in r.get("phone", {}).items():
+        rows.append((f"First chart on a throttled phone: {path.split('/')[0]}", f"≤ {ms(BUDGET_PHONE_S)}",
+                     f"{ms(p['shown'] / 1000)} (Plotly's chart {ms(p['plotted'] / 1000)}, first click handled "
+                     f"{ms(p['clicked'] / 1000)})", p["shown"] / 1000 <= BUDGET_PHONE_S))
     for slug, c in r.get("clicks", {}).get("pages", {}).items():
         rows.append((f"Click-to-update median: {slug}", f"≤ {BUDGET_CLICK_MEDIAN_MS} ms",
                      f"{c['median_ms']:.1f} ms; CPU time {c['cpu_median_ms']:.1f} ms",
@@ -77,7 +86,22 @@ def budget_table(r: dict) -> str:
 
 
 def section_text(key: str, r: dict) -> str:
-    return {"build": _build, "rebuild": _rebuild, "bytes": _bytes, "clicks": _clicks, "scaling": _scaling}[key](r)
+    return {"build": _build, "rebuild": _rebuild, "bytes": _bytes, "phone": _phone, "clicks": _clicks,
+            "scaling": _scaling}[key](r)
+
+
+def _phone(r: dict) -> str:
+    lines = [f"Each page served gzipped over HTTP to headless Chromium with {phone.CPU_SLOWDOWN}× CPU slowdown, "
+             f"{phone.DOWNLOAD_BYTES_PER_S * 8 / 1e6:.1f} Mbit/s down and a {phone.ROUND_TRIP_MS} ms round trip, "
+             "an empty cache and a phone's viewport. The reader scrolls to the first chart. Times from the start "
+             "of navigation, medians of the runs: until the first chart shows (the drawing of its first state "
+             "that the page carries, render/poster.py), until Plotly has drawn it, and until a first click has "
+             "been handled.", "",
+             "| Page | First chart shows | Plotly's chart | First click handled | Runs |", "|---|---|---|---|---|"]
+    for path, p in r["phone"].items():
+        lines.append(f"| {path} | **{ms(p['shown'] / 1000)}** | {ms(p['plotted'] / 1000)} | "
+                     f"{ms(p['clicked'] / 1000)} | {len(p['runs'])} |")
+    return "\n".join(lines)
 
 
 def _build(r: dict) -> str:
@@ -271,6 +295,7 @@ def markdown(r: dict) -> str:
         budget_table(r),
     ]
     titles = {"build": "Full build", "rebuild": "Incremental rebuild", "bytes": "First view",
+              "phone": "First view on a throttled phone",
               "clicks": "Click-to-update", "scaling": "Scaling"}
     for key, title in titles.items():
         if key in r:

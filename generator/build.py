@@ -43,11 +43,11 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     cache = cache or BuildCache()
     cache.begin()
     site = load_site(content_dir, warnings)                               # 1. load and validate
-    chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path)
+    chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path, cache)
     computed = compute_site(site, cache=cache)                            # 2. compute every state
     prose = render_prose(site, computed, cache)                           # 3. text of every state
     assets = collect_assets(chosen)
-    names = versioned_names(assets)
+    names = versioned_names(assets, cache.memo("digests", limit=256))
     pages = render_pages(site, computed, prose, chosen, names, cache)     # 4. pages, embeds
     files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages})

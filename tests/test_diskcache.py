@@ -44,26 +44,25 @@ def test_digest_separates_its_parts():
 
 def test_markdown_html_is_kept_for_the_next_build(tmp_path, monkeypatch):
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(diskcache, "_MEMORY", {})
     assert MarkdownRenderer()("Some *text* here.") == "<p>Some <em>text</em> here.</p>"
     [entry] = [path for path in (tmp_path / "markdown").rglob("*") if path.is_file()]
     assert entry.read_text("utf-8") == "<p>Some <em>text</em> here.</p>"
     entry.write_text("<p>from the cache</p>", "utf-8")
-    monkeypatch.setattr(diskcache, "_MEMORY", {})  # a new process: only the disk remembers
+    # A renderer with no memory of its own (a new process): only the disk remembers.
     assert MarkdownRenderer()("Some *text* here.") == "<p>from the cache</p>"
 
 
 def test_kept_results_stay_in_memory_and_only_large_ones_go_to_disk(tmp_path, monkeypatch):
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(diskcache, "_MEMORY", {})
+    memory: dict = {}  # a build cache's memo table
     made = []
 
     def make():
         made.append(1)
         return "text"
 
-    assert diskcache.kept("kind", "k", make, on_disk=False) == diskcache.kept("kind", "k", make) == "text"
+    assert diskcache.kept("kind", "k", make, memory, on_disk=False) == diskcache.kept("kind", "k", make, memory) == "text"
     assert len(made) == 1, "the second call is answered from memory"
     assert not [path for path in tmp_path.rglob("*") if path.is_file()], "on_disk=False writes nothing"
-    diskcache.kept("kind", "other", make)
+    diskcache.kept("kind", "other", make, memory)
     assert [path.name for path in tmp_path.rglob("*") if path.is_file()] == ["other"]

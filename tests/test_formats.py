@@ -45,7 +45,8 @@ def test_equal_arrays_become_one_shared_list():
     from generator.compute.formats import is_shared, plain
 
     weights = np.linspace(0, 1, 36).reshape(6, 6)
-    first, second = plain(weights), plain(weights.copy())
+    arrays: dict = {}  # the build cache's memo table
+    first, second = plain(weights, arrays), plain(weights.copy(), arrays)
     assert first is second and is_shared(first) and is_shared(first[0])
     assert first == weights.tolist()
 

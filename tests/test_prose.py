@@ -103,7 +103,7 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
     from generator.cache import disk as diskcache
 
-    monkeypatch.setattr(diskcache, "_MEMORY", {})  # nothing remembered from earlier builds in this process
+    # Nothing remembered from earlier builds: each build's memory is its own cache's.
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path / "empty-cache"))  # nor on disk
     texts = []
     original = markdown.Markdown.convert

@@ -12,13 +12,7 @@ from generator.render.templating import compile_string, make_env
 def cache_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv(templating.CACHE_ENV, str(folder))
-    monkeypatch.setattr(templating, "_LOADED", {})
     return folder
-
-
-def forget_in_memory(monkeypatch):
-    """As a new process would: only what is on disk is left."""
-    monkeypatch.setattr(templating, "_LOADED", {})
 
 
 def test_a_compiled_string_template_is_reused_from_disk(cache_dir, monkeypatch):
@@ -30,8 +24,20 @@ def test_a_compiled_string_template_is_reused_from_disk(cache_dir, monkeypatch):
         raise AssertionError("compiled again despite the cache")
     monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
     assert compile_string(make_env(autoescape=True), source).render(value=2.0) == "2.0 bits"
-    forget_in_memory(monkeypatch)
-    assert compile_string(make_env(autoescape=True), source).render(value=3.0) == "3.0 bits"
+
+
+def test_compiled_code_is_kept_in_the_memory_it_is_given(cache_dir, monkeypatch):
+    source = "{{ value }} kept"
+    memory: dict = {}
+    assert compile_string(make_env(autoescape=True, memory=memory), source).render(value=1) == "1 kept"
+    assert len(memory) == 1
+    for entry in cache_dir.rglob("*.cache"):
+        entry.unlink()  # the disk forgets; the memory (a dev server's build cache) still has it
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again despite the memory")
+    monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
+    assert compile_string(make_env(autoescape=True, memory=memory), source).render(value=2) == "2 kept"
 
 
 def test_theme_templates_are_cached_too(cache_dir, tmp_path):
@@ -68,7 +74,6 @@ def test_a_damaged_cache_entry_is_compiled_again(cache_dir, monkeypatch):
     compile_string(make_env(autoescape=False), source)
     for entry in cache_dir.rglob("*.cache"):
         entry.write_bytes(entry.read_bytes()[:20])
-    forget_in_memory(monkeypatch)
     assert compile_string(make_env(autoescape=False), source).render() == "2"
 
 

@@ -35,13 +35,12 @@ class BuildCache:
     key changes; and the memo tables of the stages (memo()), which the cache owns
     so that nothing outside it keeps state between builds."""
 
-    MEMO_SIZE = 4096  # a memo table past this many entries is emptied when a build begins
 
     def __init__(self):
         self._entries: dict[tuple[str, str], tuple[str, object]] = {}
         self._folder_hashes: dict[Path, list[tuple[str, str]]] = {}
         self._states_keys: dict[str, str] = {}
-        self._memos: dict[str, dict] = {}
+        self._memos: dict[str, tuple[dict, int]] = {}
         self.made: dict[str, list[str]] = defaultdict(list)
         self.reused: dict[str, list[str]] = defaultdict(list)
 
@@ -50,13 +49,15 @@ class BuildCache:
         self._folder_hashes, self._states_keys = {}, {}
         self.made.clear()
         self.reused.clear()
-        for table in self._memos.values():
-            if len(table) > self.MEMO_SIZE:
+        for table, limit in self._memos.values():
+            if len(table) > limit:
                 table.clear()
 
-    def memo(self, name: str) -> dict:
-        """A memo table of this cache's, for a stage that meets the same values many times."""
-        return self._memos.setdefault(name, {})
+    def memo(self, name: str, limit: int = 4096) -> dict:
+        """A memo table of this cache's, for a stage that meets the same values many
+        times; emptied when a build begins with more than `limit` entries in it, so a
+        long-running dev server stays bounded."""
+        return self._memos.setdefault(name, ({}, limit))[0]
 
     def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]]) -> T:
         """A page's states. `make` returns them with the shared files its model

@@ -6,8 +6,8 @@ or never looked up; a build with an empty cache makes the same bytes, slower.
 
 The cache lives in $LENSA_CACHE_DIR (default ~/.cache/lensa-ml); an empty
 value turns it off. A cache that cannot be read or written only costs time.
-kept() adds a memory of what this process made or read, for the dev server's
-rebuilds and for the texts a build meets many times.
+kept() adds a memory (a memo table the build cache owns) of what was made or
+read, for the dev server's rebuilds and for the texts a build meets many times.
 """
 from __future__ import annotations
 
@@ -56,17 +56,13 @@ def remembered(kind: str, key: str, make: Callable[[], str]) -> str:
     return text
 
 
-def kept(kind: str, key: str, make: Callable[[], str], on_disk: bool = True) -> str:
-    """remembered() (or, with on_disk false, make()), kept in memory too for the
-    rest of the process; the memory is emptied when it grows past _MEMORY_SIZE."""
-    found = _MEMORY.get((kind, key))
+def kept(kind: str, key: str, make: Callable[[], str], memory: dict | None = None, on_disk: bool = True) -> str:
+    """remembered() (or, with on_disk false, make()), kept in `memory` too: a memo
+    table of the build cache (BuildCache.memo), which the dev server keeps from one
+    rebuild to the next and which bounds its size."""
+    found = memory.get((kind, key)) if memory is not None else None
     if found is None:
         found = remembered(kind, key, make) if on_disk else make()
-        if len(_MEMORY) >= _MEMORY_SIZE:
-            _MEMORY.clear()
-        _MEMORY[(kind, key)] = found
+        if memory is not None:
+            memory[(kind, key)] = found
     return found
-
-
-_MEMORY: dict[tuple[str, str], str] = {}
-_MEMORY_SIZE = 20_000

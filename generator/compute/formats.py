@@ -69,44 +69,45 @@ JINJA_FILTERS = {"percent": percent, "fixed": fixed, "count": count, "shape": sh
 _SCALARS = frozenset((int, float, str, bool, type(None)))
 
 
-def plain(value):
-    """Convert numpy scalars and arrays to plain Python, for templates and JSON."""
+def plain(value, arrays: dict | None = None):
+    """Convert numpy scalars and arrays to plain Python, for templates and JSON.
+    `arrays` (a memo table of the build cache) makes equal arrays one shared list."""
     if isinstance(value, np.ndarray):
-        return _plain_array(value)
+        return _plain_array(value, arrays)
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (list, tuple)):
         if all(type(v) in _SCALARS for v in value):  # already plain: copy without a call per item
             return type(value)(value)
-        return type(value)(plain(v) for v in value)
+        return type(value)(plain(v, arrays) for v in value)
     return value
 
 
-# A model often returns the same array in many states (one head's weights under
-# each of its queries). Equal arrays of numbers become one shared list, so that
-# the charts and the page's pool, which recognise lists they have seen by
-# identity, do their work once. Shared lists are never modified.
-_ARRAYS: dict[tuple, list] = {}
-_SHARED: dict[int, list] = {}
-_MAX_SHARED = 512
+class SharedList(list):
+    """A list plain() made from a numpy array of numbers. Equal arrays returned in
+    many states (one head's weights under each of its queries) become one such
+    list, so the charts and the page's pool, which recognise lists they have seen
+    by identity, do their work once. A shared list is never modified."""
+    __slots__ = ()
 
 
-def _plain_array(array: np.ndarray):
+def _plain_array(array: np.ndarray, arrays: dict | None):
     if array.size < 16 or array.dtype.kind not in "biuf":
         return array.tolist()
+    if arrays is None:
+        return _shared(array)
     key = (array.dtype.str, array.shape, array.tobytes())
-    found = _ARRAYS.get(key)
+    found = arrays.get(key)
     if found is None:
-        if len(_ARRAYS) >= _MAX_SHARED:
-            _ARRAYS.clear()
-            _SHARED.clear()
-        found = _ARRAYS[key] = array.tolist()
-        _SHARED[id(found)] = found
-        for row in found if array.ndim > 1 else ():
-            _SHARED[id(row)] = row
+        found = arrays[key] = _shared(array)
     return found
+
+
+def _shared(array: np.ndarray) -> SharedList:
+    rows = array.tolist()
+    return SharedList(SharedList(row) for row in rows) if array.ndim == 2 else SharedList(rows)
 
 
 def is_shared(value) -> bool:
     """Whether `value` is a list plain() shares between states (and so never changes)."""
-    return _SHARED.get(id(value)) is value
+    return type(value) is SharedList

@@ -47,20 +47,20 @@ def collect_assets(theme: Theme) -> dict[str, Path]:
     return files
 
 
-def versioned_names(files: dict[str, Path]) -> dict[str, str]:
+def versioned_names(files: dict[str, Path], memo: dict | None = None) -> dict[str, str]:
     """name -> 'name?v=<hash>': browsers and CDNs refetch a file when it changes,
-    and the query string is harmless on file://."""
-    return {name: f"{name}?v={_digest(path)}" for name, path in files.items()}
+    and the query string is harmless on file://. `memo` (a build cache table)
+    remembers the hash of an unchanged file by its size and modification time:
+    hashing plotly.js (1.4 to 4.8 MB) on every rebuild is measurable."""
+    return {name: f"{name}?v={_digest(path, memo)}" for name, path in files.items()}
 
 
-def _digest(path: Path) -> str:
-    # Hashing plotly.js (1.4 to 4.8 MB) on every build is measurable; the hash of an
-    # unchanged file is remembered by its size and modification time.
+def _digest(path: Path, memo: dict | None) -> str:
     stat = path.stat()
     key = (str(path), stat.st_size, stat.st_mtime_ns)
-    if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-    return _DIGESTS[key]
-
-
-_DIGESTS: dict[tuple, str] = {}
+    if memo is None or key not in memo:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        if memo is None:
+            return digest
+        memo[key] = digest
+    return memo[key]

@@ -67,6 +67,7 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
     made from that page among `files`. With a cache (and the theme and asset
     names its key is made of), an unchanged page's copy is reused."""
     sources = {source.slug: source for source in site.pages}
+    scripts = cache.memo("scripts", limit=16) if cache else None
     copies: Files = {}
     for page in pages:
         if not page.offline_copy:
@@ -74,7 +75,7 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
 
         def make(path=page.path) -> bytes:
             html = _read(files[path]).decode("utf-8")
-            return single_file(html, path, files, site.config.base_url).encode("utf-8")
+            return single_file(html, path, files, site.config.base_url, scripts).encode("utf-8")
 
         source = sources.get(page.source)
         copies[page.offline_copy] = cache.page(source, site, theme, assets, kind="offline", make=make) \
@@ -82,12 +83,13 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
     return copies
 
 
-def single_file(html: str, page: str, files: Files, base_url: str = "") -> str:
+def single_file(html: str, page: str, files: Files, base_url: str = "", scripts: dict | None = None) -> str:
     """The page at build path `page`, with the build's files it uses inlined.
 
     Raises BuildError, naming the page, for a reference to a file the build
-    lacks and for markup the parser cannot read."""
-    return _Copy(html, page, files, base_url).walk().text()
+    lacks and for markup the parser cannot read. `scripts` (a build cache table)
+    keeps escaped scripts in memory for the next copy."""
+    return _Copy(html, page, files, base_url, scripts).walk().text()
 
 
 def script_text(js: str) -> str:
@@ -100,13 +102,13 @@ def script_text(js: str) -> str:
     return js.replace("<!--", "\\x3C!--")
 
 
-def _script_file(content: bytes) -> str:
+def _script_file(content: bytes, memory: dict | None = None) -> str:
     """script_text of a file, kept by its content: escaping plotly.js (1.4 MB)
     costs more than the rest of a copy. Kept in memory for the dev server's
     rebuilds and, for a large file, on disk for the next build (a smaller one
     costs less to escape than to read back); the key covers this module's
     source, so changed escaping rules never reuse old text."""
-    return kept("scripts", digest(content, _SOURCE), lambda: script_text(content.decode("utf-8")),
+    return kept("scripts", digest(content, _SOURCE), lambda: script_text(content.decode("utf-8")), memory,
                 on_disk=len(content) >= 64 * 1024)
 
 
@@ -272,9 +274,9 @@ class _Copy(_Walk):
     """The single-file copy of a page: build files inlined, links to the site
     rewritten, the canonical link dropped, noindex added."""
 
-    def __init__(self, html: str, page: str, files: Files, base_url: str):
+    def __init__(self, html: str, page: str, files: Files, base_url: str, scripts: dict | None = None):
         super().__init__(html, page)
-        self._files, self._base_url = files, base_url
+        self._files, self._base_url, self._scripts = files, base_url, scripts
         # Inline elements are edits, so the parser never walks the megabytes of plotly.js,
         # and text() copies them only once.
         self._deferred: list[str] = []
@@ -336,7 +338,7 @@ class _Copy(_Walk):
         if closed:  # HTML ignores "/>" here, and reads the rest of the page as the script
             raise self._fail(at, f"{_shown(text)} needs its </script> (\"/>\" does not close a script)")
         kept_attributes = "".join(f" {text[a.begin:a.end]}" for a in attributes if a.name not in _SCRIPT_DROPS)
-        script = f"<script{kept_attributes}>{_script_file(_read(self._files[path]))}</script>"
+        script = f"<script{kept_attributes}>{_script_file(_read(self._files[path]), self._scripts)}</script>"
         deferred = "defer" in values or "async" in values or (values.get("type") or "").strip().lower() == "module"
         self._script = (at, script, deferred)
 

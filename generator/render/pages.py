@@ -12,7 +12,7 @@ from ..errors import ContentError
 from ..kinds import PageSource, kind_of
 from ..load.content import SeriesEntry, Site
 from . import seo
-from .prose import MarkdownRenderer
+from .prose import MarkdownRenderer, markdown_renderer
 from .theme import Theme
 from .urls import ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, Urls, page_path
 
@@ -105,7 +105,7 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
     """Every page; with a cache, a content page whose inputs are unchanged is reused."""
     cache = cache or BuildCache()
     _check_runtimes(site, theme)
-    context = RenderContext(site, theme, assets, cache, MarkdownRenderer())
+    context = RenderContext(site, theme, assets, cache, markdown_renderer(cache))
     pages = [_index_page(context), _not_found_page(context)]
     for source in site.pages:
         pages += cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(

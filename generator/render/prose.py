@@ -39,11 +39,12 @@ class MarkdownRenderer:
     is shared by every renderer (the output depends only on the text), in memory
     for the rest of the process and on disk for the next build."""
 
-    def __init__(self):
+    def __init__(self, memory: dict | None = None):
         self._md = None  # made on first use: a renderer whose texts are all kept needs none
+        self._memory = memory  # a memo table of the build cache, or None: the disk alone
 
     def __call__(self, text: str) -> str:
-        return kept("markdown", digest(_MARKDOWN_VERSION, text), lambda: self._convert(text))
+        return kept("markdown", digest(_MARKDOWN_VERSION, text), lambda: self._convert(text), self._memory)
 
     def _convert(self, text: str) -> str:
         if self._md is None:
@@ -84,16 +85,22 @@ class TextRenderer:
     marker: re.Pattern = _MARKER
 
 
-def text_renderer() -> TextRenderer:
-    return TextRenderer(make_env(autoescape=True, finalize=_to_slot), make_env(autoescape=False),
-                        MarkdownRenderer())
+def text_renderer(cache: BuildCache | None = None) -> TextRenderer:
+    templates = cache.memo("templates") if cache else None
+    return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates),
+                        make_env(autoescape=False, memory=templates), markdown_renderer(cache))
+
+
+def markdown_renderer(cache: BuildCache | None = None) -> MarkdownRenderer:
+    """A renderer that keeps what it made in the build cache's memory, as well as on disk."""
+    return MarkdownRenderer(cache.memo("markdown", limit=20_000) if cache else None)
 
 
 def render_prose(site: Site, computed: dict, cache: BuildCache | None = None) -> dict:
     """The text of every state of every page, as its kind renders it; with a
     cache, a page whose folder is unchanged is not rendered again."""
     cache = cache or BuildCache()
-    text = text_renderer()
+    text = text_renderer(cache)
     errors: list[Problem] = []
     result = {}
     for page in site.pages:

@@ -18,7 +18,7 @@ from ..compute.formats import JINJA_FILTERS
 
 
 def make_env(autoescape: bool, search_path: list[Path] | None = None,
-             named: dict[str, Path] | None = None, finalize=None) -> jinja2.Environment:
+             named: dict[str, Path] | None = None, finalize=None, memory: dict | None = None) -> jinja2.Environment:
     """StrictUndefined everywhere: a value a template names but the data lacks is
     an error at build time, never an empty gap on the page.
 
@@ -31,7 +31,7 @@ def make_env(autoescape: bool, search_path: list[Path] | None = None,
         loader = jinja2.ChoiceLoader([loader, prefixed]) if loader else prefixed
     options = dict(undefined=jinja2.StrictUndefined, autoescape=autoescape, keep_trailing_newline=False,
                    trim_blocks=True, lstrip_blocks=True, finalize=finalize)
-    env = jinja2.Environment(loader=loader, bytecode_cache=_bytecode_cache(options), **options)
+    env = jinja2.Environment(loader=loader, bytecode_cache=_bytecode_cache(options, memory), **options)
     env.filters.update(JINJA_FILTERS)
     return env
 
@@ -51,7 +51,7 @@ def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
     return env.template_class.from_code(env, bucket.code, env.make_globals(None))
 
 
-def _bytecode_cache(options: dict) -> jinja2.BytecodeCache | None:
+def _bytecode_cache(options: dict, memory: dict | None) -> jinja2.BytecodeCache | None:
     """One folder per Jinja version, Python version and environment options: compiled
     code depends on all three, while the cache checks only the source."""
     root = cache_root()
@@ -66,16 +66,21 @@ def _bytecode_cache(options: dict) -> jinja2.BytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return _QuietCache(str(folder))
+    return _QuietCache(str(folder), memory)
 
 
 class _QuietCache(jinja2.FileSystemBytecodeCache):
     """A cache entry that cannot be read or written is skipped, not an error."""
 
-    def load_bytecode(self, bucket) -> None:
+    def __init__(self, directory: str, memory: dict | None):
+        super().__init__(directory)
         # The dev server rebuilds in one process: code it loaded or compiled before is
-        # kept in memory too, keyed like the file (folder, template, source checksum).
-        remembered = _LOADED.get((self.directory, bucket.key, bucket.checksum))
+        # kept in the build cache's memory too, keyed like the file (folder, template, checksum).
+        self._memory = memory
+
+    def load_bytecode(self, bucket) -> None:
+        remembered = self._memory.get((self.directory, bucket.key, bucket.checksum)) if self._memory is not None \
+            else None
         if remembered is not None:
             bucket.code = remembered
             return
@@ -94,9 +99,5 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
             pass
 
     def _remember(self, bucket) -> None:
-        if len(_LOADED) >= 4096:
-            _LOADED.clear()
-        _LOADED[(self.directory, bucket.key, bucket.checksum)] = bucket.code
-
-
-_LOADED: dict[tuple, object] = {}
+        if self._memory is not None:
+            self._memory[(self.directory, bucket.key, bucket.checksum)] = bucket.code

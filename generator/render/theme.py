@@ -52,7 +52,8 @@ class Theme:
         return self.env.get_template(template).render(**context)
 
 
-def load_theme(themes_dir: Path, name: str, config_path: Path) -> Theme:
+def load_theme(themes_dir: Path, name: str, config_path: Path, cache=None) -> Theme:
+    """The theme and the themes it extends; `cache` (a BuildCache) keeps its compiled templates in memory."""
     chain, seen, manifests = [], set(), []
     current = name
     while current:
@@ -70,7 +71,8 @@ def load_theme(themes_dir: Path, name: str, config_path: Path) -> Theme:
         manifests.append(_manifest(folder))
         current = manifests[-1].get("extends")
     env = make_env(autoescape=True, search_path=[folder / TEMPLATES_DIR for folder in chain],
-                   named={folder.name: folder / TEMPLATES_DIR for folder in chain})
+                   named={folder.name: folder / TEMPLATES_DIR for folder in chain},
+                   memory=cache.memo("templates") if cache else None)
     stylesheets: list[str] = []
     for folder, manifest in zip(reversed(chain), reversed(manifests)):
         for sheet in manifest.get("stylesheets", []):

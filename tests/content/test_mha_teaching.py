@@ -18,7 +18,7 @@ LAYER = 4  # the four-head layer of steps 4 to 6
 @pytest.fixture(scope="module")
 def page(mha_states):
     site, steps, prose = mha_states
-    explainer = next(e for e in site.explainers if e.slug == "multi-head-attention")
+    explainer = next(e for e in site.pages if e.slug == "multi-head-attention")
     return explainer, steps, prose
 
 

@@ -30,7 +30,7 @@ class ExplainerKind(PageKind):
         return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.chart) for s in source.steps])
 
     def compute(self, source, model, config, cache) -> list[compute.StepStates]:
-        return compute.compute_explainer(source, model, config.max_states, cache.memo("finite") if cache else None)
+        return compute.compute_explainer(source, model, config.max_states, cache)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)

@@ -16,6 +16,7 @@ from ...errors import ContentError, Problem
 from ...load.models import line_in
 from ...load.schema import line_of
 from ...render import charts
+from ...render.poster import poster
 from .content import Explainer, Step
 
 
@@ -29,6 +30,7 @@ class StepStates:
     # when the dev server reuses these states for a rebuild, so figures are made once.
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
+    poster_memo: dict = field(default_factory=dict, repr=False, compare=False)  # and for the default's drawing
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -46,6 +48,14 @@ class StepStates:
             self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
         return self.figure_memo
 
+    @property
+    def poster(self) -> str:
+        """The default state drawn as a still picture for the page's HTML (render/poster.py)."""
+        if self.default_key not in self.poster_memo:
+            self.poster_memo.clear()
+            self.poster_memo[self.default_key] = poster(self.figures[self.default_key])
+        return self.poster_memo[self.default_key]
+
     def tables(self, labels: dict) -> dict[str, dict]:
         """Each state's chart data table, in the words of `labels`, made once per labels."""
         key = repr(sorted(labels.items()))
@@ -57,13 +67,16 @@ class StepStates:
 
 
 def compute_explainer(explainer: Explainer, model: ModuleType, max_states: int,
-                      memo: dict | None = None) -> list[StepStates]:
-    resolve_controls(explainer, model)
+                      cache=None) -> list[StepStates]:
+    """`cache` (a BuildCache) lends the memo tables that let equal arrays be
+    converted and checked once."""
+    memos = _Memos(cache.memo("finite"), cache.memo("arrays", limit=512)) if cache else _Memos(None, None)
+    resolve_controls(explainer, model, memos.arrays)
     errors: list[Problem] = []
     result = []
     for step in explainer.steps:
         try:
-            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memo))
+            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -78,12 +91,19 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo))
+                                  states.table_memo, states.poster_memo))
     return adopted
 
 
+@dataclass
+class _Memos:
+    finite: dict | None   # id of a shared array -> (the array, whether all finite)
+    arrays: dict | None   # an array's bytes -> its shared list (formats.plain)
+
+
 def compute_step(step: Step, function, max_states: int, explainer: Explainer,
-                 memo: dict | None = None) -> StepStates:
+                 memos: _Memos | None = None) -> StepStates:
+    memos = memos or _Memos(None, None)
     sizes = [len(c.values) for c in step.controls]
     total = math.prod(sizes)
     if total > max_states:
@@ -103,7 +123,7 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data = _check_output(output, step, where, label, kind, memo)
+        values, chart_data = _check_output(output, step, where, label, kind, memos)
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
@@ -124,24 +144,24 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     return StepStates(step, states, default_key, constants)
 
 
-def _check_output(output, step: Step, where: str, label: str, kind, memo) -> tuple[dict, dict]:
+def _check_output(output, step: Step, where: str, label: str, kind, memos: _Memos) -> tuple[dict, dict]:
     path = step.path
     if not isinstance(output, dict) or not isinstance(output.get("values"), dict):
         raise ContentError.one(path, f"{where} must return a dict with 'values' and 'chart' dicts, "
                                f"found {type(output).__name__}")
     if not isinstance(output.get("chart"), dict):
         raise ContentError.one(path, f"{where} returned no 'chart' dict for {label}")
-    values = {str(k): plain(v) for k, v in output["values"].items()}
+    values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
-        if not finite(value, memo):
+        if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
-    chart_data = {str(k): _as_plain_array(v) for k, v in output["chart"].items()}
+    chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in output["chart"].items()}
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
         raise ContentError.one(path, f"{where} returned {step.chart.kind} chart data with unknown key "
                                f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field="chart")
     for name, value in chart_data.items():
-        if not finite(value, memo):
+        if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
     message = kind.check(chart_data)
     if message:
@@ -150,13 +170,13 @@ def _check_output(output, step: Step, where: str, label: str, kind, memo) -> tup
     return values, chart_data
 
 
-def _as_plain_array(value):
+def _as_plain_array(value, arrays):
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], np.ndarray):
-        return [plain(v) for v in value]
-    return plain(value)
+        return [plain(v, arrays) for v in value]
+    return plain(value, arrays)
 
 
-def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
+def resolve_controls(explainer: Explainer, model: ModuleType, arrays: dict | None = None) -> None:
     """Replace control values and details named by model.py lists with the lists themselves."""
     errors: list[Problem] = []
     for step in explainer.steps:
@@ -171,14 +191,14 @@ def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
             values, details = control.values, control.details
             if control.values_from:
                 values = _model_list(model, control.values_from, step.path, where + ".values", errors,
-                                     line("values"))
+                                     line("values"), arrays)
                 if values is not None and control.default not in values:
                     errors.append(Problem(step.path, f"expected one of {list(values)!r} (model.py's "
                                           f"{control.values_from}), found {control.default!r}",
                                           line("default"), where + ".default"))
             if control.details_from:
                 details = _model_list(model, control.details_from, step.path, where + ".details", errors,
-                                      line("details"))
+                                      line("details"), arrays)
             if values is not None and details is not None and len(details) != len(values):
                 errors.append(Problem(step.path, f"expected {len(values)} details (one per value), "
                                       f"found {len(details)}", line("details"), where + ".details"))
@@ -192,7 +212,7 @@ def resolve_controls(explainer: Explainer, model: ModuleType) -> None:
         raise ContentError(errors)
 
 
-def _model_list(model, name, path, field, errors, line=None):
+def _model_list(model, name, path, field, errors, line=None, arrays=None):
     if not hasattr(model, name):
         errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
         return None
@@ -210,7 +230,7 @@ def _model_list(model, name, path, field, errors, line=None):
     if len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
         return None
-    return [plain(v) for v in value]
+    return [plain(v, arrays) for v in value]
 
 
 def _source(path: Path) -> str:

@@ -44,6 +44,7 @@ class StepView:
     wide: bool
     chart_title: str = ""
     table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+    poster: str = ""                           # the default state drawn, until Plotly draws it
     embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
 
 
@@ -154,5 +155,5 @@ def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> 
         subtitle=step.subtitle, controls=controls,
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
         prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide, chart_title=step.chart.title, table=table,
+        wide=step.chart.wide, chart_title=step.chart.title, table=table, poster=states.poster,
     )

@@ -146,6 +146,9 @@
       // The config goes with the first draw only: with a config, Plotly.react sets the
       // plot up again, reading the chart's size (a forced layout) on every click.
       var config = !this.plotted ? { displayModeBar: false, responsive: true } : undefined;
+      // The still drawing of the first state the build put in the page gives way to Plotly's chart.
+      var poster = !this.plotted && this.chart.querySelector("[data-poster]");
+      if (poster) poster.remove();
       // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
       window.Plotly.react(this.chart, this.themed(resolve(state.data)), this.themed(layout), config);
       this.plotted = true;

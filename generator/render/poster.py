@@ -1,0 +1,394 @@
+"""A still drawing of a chart's first state, put in the page's HTML, so a reader
+sees the chart before plotly.js (about 460 KB) has arrived and started. It also
+stands in for the chart where scripts are off. The runtime removes it when Plotly
+draws the chart in its place.
+
+It is drawn from the same Plotly figure the runtime draws, reading only the
+parts the chart kinds use: axes (ranges, category or numeric, tick labels,
+titles, domains of small multiples), layout images and shapes (with labels), and
+bar, heatmap and scatter traces. Anything else is left out, never guessed. The
+width is unknown at build time, so positions are percentages of the plot area
+and text keeps its size. Theme colours stay CSS variables, so the drawing follows
+light, dark and print like the chart.
+"""
+from __future__ import annotations
+
+import math
+import re
+from html import escape
+
+from .charts.common import ink_on, sequential_colour
+
+_FONT = 13
+_TICK_GAP = 6  # px between an axis and its tick labels
+
+
+def poster(figure: dict) -> str:
+    """The drawing of `figure` as HTML (a sized <div> holding an <svg>), or "" for
+    a figure with nothing it can draw."""
+    layout = figure.get("layout", {})
+    height = int(layout.get("height", 360))
+    margin = {"l": 64, "r": 16, "t": 16, "b": 56, **layout.get("margin", {})}
+    plots = _plots(figure)
+    if not plots:
+        return ""
+    body = "".join(plot.draw() for plot in plots.values())
+    body += "".join(_shape(shape, plots) for shape in layout.get("shapes", []) if shape.get("layer") != "below")
+    body += "".join(_annotation(note, plots) for note in layout.get("annotations", []))
+    inner = height - margin["t"] - margin["b"]
+    style = (f"left:{margin['l']}px;top:{margin['t']}px;width:calc(100% - {margin['l'] + margin['r']}px);"
+             f"height:{inner}px")
+    font = layout.get("font", {})
+    text_style = f"font-family:{escape(font.get('family', 'sans-serif'))};fill:{font.get('color', 'currentColor')}"
+    grid = " poster-grid" if len(plots) > 1 else ""
+    return (f'<div class="poster{grid}" data-poster aria-hidden="true" style="height:{height}px">'
+            f'<svg class="poster-plot" style="{style};{text_style}" font-size="{_FONT}" overflow="visible"'
+            f'{_square(plots, inner)}>{body}</svg></div>')
+
+
+def _square(plots: dict, inner: int) -> str:
+    """Square cells, as Plotly keeps them when the y axis is anchored to the x axis:
+    a view box with the data's proportions, centred in the plot area. Its units are
+    pixels while the height limits it, so text keeps its size; on a narrow screen
+    the whole drawing shrinks together, as the chart's cells do."""
+    if len(plots) != 1:
+        return ""
+    [plot] = plots.values()
+    if plot.y.spec.get("scaleanchor") != "x":
+        return ""
+    ratio = abs(plot.x.high - plot.x.low) / abs(plot.y.high - plot.y.low)
+    return f' viewBox="0 0 {inner * ratio:.2f} {inner}" preserveAspectRatio="xMidYMid meet"'
+
+
+class _Axis:
+    def __init__(self, spec: dict, values: list):
+        self.spec = spec
+        self.categories: list | None = None
+        if spec.get("type") == "category" or (values and all(isinstance(v, str) for v in values)):
+            self.categories = [str(v) for v in values]
+        span = spec.get("range")
+        if span is None:
+            if self.categories is not None:
+                span = [-0.5, len(self.categories) - 0.5]
+            else:
+                numbers = [float(v) for v in values if isinstance(v, (int, float))] or [0.0, 1.0]
+                span = [min(numbers + [0.0]), max(numbers)]
+                if span[0] == span[1]:
+                    span[1] = span[0] + 1
+        self.low, self.high = float(span[0]), float(span[1])
+        self.domain = spec.get("domain", [0, 1])
+
+    def share(self, value) -> float:
+        """Where a value falls along the axis, from 0 (its start) to 1 (its end)."""
+        if self.categories is not None and isinstance(value, str):
+            value = self.categories.index(value) if value in self.categories else 0
+        return (float(value) - self.low) / (self.high - self.low)
+
+    def ticks(self) -> list[tuple[float, str]]:
+        if self.spec.get("showticklabels") is False:
+            return []
+        if "tickvals" in self.spec:
+            texts = self.spec.get("ticktext") or [str(v) for v in self.spec["tickvals"]]
+            return [(self.share(v), str(t)) for v, t in zip(self.spec["tickvals"], texts)]
+        if self.categories is not None:
+            return [(self.share(i), c) for i, c in enumerate(self.categories)]
+        low, high = sorted((self.low, self.high))
+        step = self.spec.get("dtick") or _nice_step(high - low)
+        first = math.ceil(low / step - 1e-9) * step
+        count = int((high - first) / step + 1e-9) + 1
+        return [(self.share(first + k * step), _tick_text(first + k * step, self.spec.get("tickformat", "")))
+                for k in range(count)]
+
+
+class _Plot:
+    """One pair of axes (a subplot), its place in the plot area, and its traces."""
+
+    def __init__(self, x: _Axis, y: _Axis):
+        self.x, self.y, self.traces = x, y, []
+        self.images: list[dict] = []
+        self.below: list[dict] = []
+
+    def box(self) -> tuple[float, float, float, float]:
+        """Left, top, width, height in percent of the plot area."""
+        (x0, x1), (y0, y1) = self.x.domain, self.y.domain
+        return x0 * 100, (1 - y1) * 100, (x1 - x0) * 100, (y1 - y0) * 100
+
+    def px(self, value) -> float:
+        return self.x.share(value) * 100
+
+    def py(self, value) -> float:
+        return (1 - self.y.share(value)) * 100
+
+    def draw(self) -> str:
+        left, top, width, height = self.box()
+        parts = [_image(image, self) for image in self.images]
+        parts += [_shape(shape, {"": self}, self) for shape in self.below]
+        parts += [_grid(self)]
+        for trace in self.traces:
+            parts.append(_TRACES.get(trace.get("type", "scatter"), _nothing)(trace, self))
+        parts.append(_ticks(self))
+        return (f'<svg x="{left:.3f}%" y="{top:.3f}%" width="{width:.3f}%" height="{height:.3f}%" '
+                f'overflow="visible">{"".join(parts)}</svg>')
+
+
+def _plots(figure: dict) -> dict[str, _Plot]:
+    layout, plots = figure.get("layout", {}), {}
+    for trace in figure.get("data", []):
+        name = f"{trace.get('xaxis', 'x')}{trace.get('yaxis', 'y')}"
+        if name not in plots:
+            xs = _axis_name(trace.get("xaxis", "x"))
+            ys = _axis_name(trace.get("yaxis", "y"))
+            values_x = list(trace.get("x") or [])
+            values_y = list(trace.get("y") or [])
+            if trace.get("orientation") == "h":
+                values_x, values_y = values_y, values_x
+            plots[name] = _Plot(_Axis(layout.get(xs, {}), values_x), _Axis(layout.get(ys, {}), values_y))
+        plots[name].traces.append(trace)
+    for image in layout.get("images", []):
+        name = f"{image.get('xref', 'x')}{image.get('yref', 'y')}"
+        if name in plots:
+            plots[name].images.append(image)
+    for shape in layout.get("shapes", []):
+        name = f"{shape.get('xref', 'x')}{shape.get('yref', 'y')}"
+        if shape.get("layer") == "below" and name in plots:
+            plots[name].below.append(shape)
+    return plots
+
+
+def _axis_name(ref: str) -> str:
+    return ("xaxis" if ref.startswith("x") else "yaxis") + ref[1:]
+
+
+def _where(ref: str, plots: dict[str, _Plot], horizontal: bool):
+    """A function from a shape's coordinate to percent of the plot area."""
+    if ref == "paper":
+        return (lambda v: float(v) * 100) if horizontal else (lambda v: (1 - float(v)) * 100)
+    axis, _, domain = ref.partition(" ")
+    for plot in plots.values():
+        owner = plot.traces[0].get("xaxis" if horizontal else "yaxis", "x" if horizontal else "y") \
+            if plot.traces else ("x" if horizontal else "y")
+        if owner != axis:
+            continue
+        left, top, width, height = plot.box()
+        if domain:
+            return (lambda v: left + float(v) * width) if horizontal else (lambda v: top + (1 - float(v)) * height)
+        return (lambda v: left + plot.x.share(v) * width) if horizontal \
+            else (lambda v: top + (1 - plot.y.share(v)) * height)
+    return None
+
+
+def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) -> str:
+    if inside is not None:  # drawn within its plot: its own axes, in percent of the plot
+        fx, fy = (lambda v: inside.px(v)), (lambda v: inside.py(v))
+    else:
+        fx = _where(shape.get("xref", "x"), plots, True)
+        fy = _where(shape.get("yref", "y"), plots, False)
+        if fx is None or fy is None:
+            return ""
+    x0, x1 = sorted((fx(shape["x0"]), fx(shape["x1"])))
+    y0, y1 = sorted((fy(shape["y0"]), fy(shape["y1"])))
+    line = shape.get("line", {})
+    stroke = line.get("color") if line.get("width", 1) else None
+    style = [f"fill:{shape.get('fillcolor', 'none')}", f"stroke:{stroke or 'none'}",
+             f"stroke-width:{line.get('width', 2)}px"]
+    if "opacity" in shape:
+        style.append(f"opacity:{shape['opacity']}")
+    if line.get("dash") == "dot":
+        style.append("stroke-dasharray:2 3")
+    out = ""
+    if shape.get("type") == "line":
+        out = (f'<line x1="{x0:.3f}%" y1="{y0:.3f}%" x2="{x1:.3f}%" y2="{y1:.3f}%" '
+               f'style="{";".join(style)}"/>')
+    elif x1 - x0 > 0 and y1 - y0 > 0 or shape.get("fillcolor") or stroke:
+        out = (f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
+               f'style="{";".join(style)}"/>')
+    label = shape.get("label", {})
+    if label.get("text"):
+        font = label.get("font", {})
+        bottom = label.get("textposition", "middle center").startswith("top")
+        y = y0 - label.get("padding", 3) if bottom else (y0 + y1) / 2
+        out += _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, font.get("size", _FONT), font.get("color"),
+                     "middle", "text-after-edge" if bottom else "central", percent_y=True)
+    return out
+
+
+def _image(image: dict, plot: _Plot) -> str:
+    x, y = plot.px(image["x"]), plot.py(image["y"])
+    width = abs(plot.px(image["x"] + image["sizex"]) - x)
+    height = abs(plot.py(image["y"] - image["sizey"]) - y) if plot.y.high > plot.y.low \
+        else abs(plot.py(image["y"] + image["sizey"]) - y)
+    top = y if image.get("yanchor", "top") == "top" else y - height
+    return (f'<image href="{escape(image["source"])}" x="{x:.3f}%" y="{top:.3f}%" width="{width:.3f}%" '
+            f'height="{height:.3f}%" preserveAspectRatio="none"/>')
+
+
+def _bars(trace: dict, plot: _Plot) -> str:
+    horizontal = trace.get("orientation") == "h"
+    categories, values = (trace.get("y"), trace.get("x")) if horizontal else (trace.get("x"), trace.get("y"))
+    colours = trace.get("marker", {}).get("color", "currentColor")
+    texts = trace.get("text") or []
+    out = []
+    half = 0.4
+    for index, (category, value) in enumerate(zip(categories or [], values or [])):
+        colour = colours[index] if isinstance(colours, list) else colours
+        at = index if plot.x.categories is not None or horizontal else category
+        if horizontal:
+            y0, y1 = sorted((plot.py(at - half), plot.py(at + half)))
+            x0, x1 = sorted((plot.px(0), plot.px(value)))
+        else:
+            x0, x1 = sorted((plot.px(at - half), plot.px(at + half)))
+            y0, y1 = sorted((plot.py(0), plot.py(value)))
+        out.append(f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
+                   f'style="fill:{colour}"/>')
+        if index < len(texts) and texts[index] not in (None, ""):
+            if horizontal:
+                out.append(_text(str(texts[index]), f"{x1:.3f}%", (y0 + y1) / 2, _FONT, None, "start",
+                                 "central", percent_y=True, dx=4))
+            else:
+                out.append(_text(str(texts[index]), f"{(x0 + x1) / 2:.3f}%", y0, _FONT, None, "middle",
+                                 "text-after-edge", percent_y=True))
+    return "".join(out)
+
+
+def _heatmap(trace: dict, plot: _Plot) -> str:
+    z = trace.get("z") or []
+    low, high = float(trace.get("zmin", 0)), float(trace.get("zmax", 1))
+    if trace.get("colorscale") not in (None, "Viridis") or high <= low:
+        return ""  # a scale this drawing does not know: left for Plotly
+    xs = trace.get("x") or list(range(len(z[0]) if z else 0))
+    ys = trace.get("y") or list(range(len(z)))
+    out = []
+    show_text = "texttemplate" in trace
+    for row, y in zip(z, ys):
+        for value, x in zip(row, xs):
+            if not (_inside(plot.x, x) and _inside(plot.y, y)):
+                continue  # past the axes' range, as a colour bar's own trace is
+            colour = sequential_colour((float(value) - low) / (high - low))
+            x0, x1 = sorted((plot.px(x - 0.5), plot.px(x + 0.5)))
+            y0, y1 = sorted((plot.py(y - 0.5), plot.py(y + 0.5)))
+            out.append(f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
+                       f'style="fill:{colour};stroke:var(--chart-gap);stroke-width:1px"/>')
+            if show_text:
+                out.append(_text(f"{float(value):.2f}", f"{(x0 + x1) / 2:.3f}%", (y0 + y1) / 2, 12,
+                                 ink_on(colour), "middle", "central", percent_y=True, css_class="poster-value"))
+    return "".join(out)
+
+
+def _scatter(trace: dict, plot: _Plot) -> str:
+    xs, ys = list(trace.get("x") or []), list(trace.get("y") or [])
+    if not xs or not ys:
+        return ""
+    mode = trace.get("mode", "lines+markers")
+    colour = trace.get("line", {}).get("color") or trace.get("marker", {}).get("color") or "currentColor"
+    if isinstance(colour, list):
+        colour = colour[0]
+    points = [(plot.px(x), plot.py(y)) for x, y in zip(xs, ys) if x is not None and y is not None]
+    out = []
+    if "lines" in mode:
+        out += [f'<line x1="{a[0]:.3f}%" y1="{a[1]:.3f}%" x2="{b[0]:.3f}%" y2="{b[1]:.3f}%" '
+                f'style="stroke:{colour};stroke-width:{trace.get("line", {}).get("width", 2)}px"/>'
+                for a, b in zip(points, points[1:])]
+    if "markers" in mode:
+        out += [f'<circle cx="{x:.3f}%" cy="{y:.3f}%" r="4" style="fill:{colour}"/>' for x, y in points]
+    if "text" in mode and trace.get("text"):
+        out += [_text(str(t), f"{x:.3f}%", y, _FONT, None, "middle", "text-after-edge", percent_y=True, dy=-6)
+                for (x, y), t in zip(points, trace["text"])]
+    return "".join(out)
+
+
+def _inside(axis: _Axis, value) -> bool:
+    return -1e-9 <= axis.share(value) <= 1 + 1e-9
+
+
+def _nothing(trace: dict, plot: _Plot) -> str:
+    return ""
+
+
+_TRACES = {"bar": _bars, "heatmap": _heatmap, "scatter": _scatter}
+
+
+def _grid(plot: _Plot) -> str:
+    if plot.y.categories is not None or plot.y.spec.get("showgrid") is False or "tickvals" in plot.y.spec:
+        return ""
+    return "".join(f'<line x1="0%" x2="100%" y1="{(1 - share) * 100:.3f}%" y2="{(1 - share) * 100:.3f}%" '
+                   f'style="stroke:{plot.y.spec.get("gridcolor", "var(--chart-grid)")};stroke-width:1px"/>'
+                   for share, _ in plot.y.ticks() if 0 <= share <= 1)
+
+
+def _ticks(plot: _Plot) -> str:
+    out = []
+    for share, text in plot.x.ticks():
+        if -1e-9 <= share <= 1 + 1e-9:
+            out.append(_text(text, f"{share * 100:.3f}%", 100, _FONT, None, "middle", "hanging",
+                             percent_y=True, dy=_TICK_GAP))
+    for share, text in plot.y.ticks():
+        if -1e-9 <= share <= 1 + 1e-9:
+            out.append(_text(text, "0%", (1 - share) * 100, _FONT, None, "end", "central",
+                             percent_y=True, dx=-_TICK_GAP))
+    title = (plot.x.spec.get("title") or {}).get("text")
+    if title:
+        out.append(_text(title, "50%", 100, _FONT, None, "middle", "hanging", percent_y=True, dy=30))
+    title = (plot.y.spec.get("title") or {}).get("text")
+    if title:
+        out.append(_vertical_title(title))
+    return "".join(out)
+
+
+def _vertical_title(title: str) -> str:
+    # A rotated title cannot use a percentage of the plot's height for its place,
+    # so it sits in a nested svg that is the plot's height, centred there.
+    return (f'<svg x="-52" y="0" width="1" height="100%" overflow="visible"><text x="0" y="50%" '
+            f'text-anchor="middle" transform-origin="0 50%" style="transform:rotate(-90deg);'
+            f'transform-box:view-box;transform-origin:0 50%">{escape(title)}</text></svg>')
+
+
+def _text(markup: str, x: str, y: float, size: float, colour: str | None, anchor: str, baseline: str,
+          percent_y: bool = False, dx: float = 0, dy: float = 0, css_class: str = "") -> str:
+    """Text as Plotly writes it: <br> for new lines, <b> for bold; any other tag is dropped."""
+    bold = "<b>" in markup
+    lines = [_plain(line) for line in re.split(r"<br\s*/?>", markup)]
+    style = f"font-size:{size}px" + (f";fill:{colour}" if colour else "") + (";font-weight:700" if bold else "")
+    y_attr = f"{y:.3f}%" if percent_y else f"{y}"
+    named = f' class="{css_class}"' if css_class else ""
+    if len(lines) == 1:
+        return (f'<text{named} x="{x}" y="{y_attr}" dx="{dx}" dy="{dy}" text-anchor="{anchor}" '
+                f'dominant-baseline="{baseline}" style="{style}">{escape(lines[0])}</text>')
+    # Several lines: the last one keeps the baseline given, the others stack above it.
+    shift = -(len(lines) - 1) * 1.2 if baseline == "text-after-edge" else -(len(lines) - 1) * 0.6
+    spans = "".join(f'<tspan x="{x}" dy="{(shift if i == 0 else 1.2):.2f}em">{escape(line)}</tspan>'
+                    for i, line in enumerate(lines))
+    return (f'<text{named} x="{x}" y="{y_attr}" dx="{dx}" dy="{dy}" text-anchor="{anchor}" '
+            f'dominant-baseline="{baseline}" style="{style}">{spans}</text>')
+
+
+def _annotation(note: dict, plots: dict[str, _Plot]) -> str:
+    fx = _where(note.get("xref", "x"), plots, True)
+    fy = _where(note.get("yref", "y"), plots, False)
+    if fx is None or fy is None or not note.get("text"):
+        return ""
+    anchor = {"left": "start", "right": "end"}.get(note.get("xanchor"), "middle")
+    font = note.get("font", {})
+    return _text(str(note["text"]), f"{fx(note['x']):.3f}%", fy(note["y"]), font.get("size", _FONT),
+                 font.get("color"), anchor, "central", percent_y=True)
+
+
+def _plain(markup: str) -> str:
+    text = re.sub(r"<[^>]+>", "", markup)
+    return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+
+
+def _nice_step(span: float) -> float:
+    raw = span / 5 if span > 0 else 1
+    power = 10 ** math.floor(math.log10(raw))
+    return next(step * power for step in (1, 2, 2.5, 5, 10) if step * power >= raw)
+
+
+def _tick_text(value: float, tickformat: str) -> str:
+    match = re.fullmatch(r"\.(\d)%", tickformat or "")
+    if match:
+        return f"{value * 100:.{int(match.group(1))}f}%"
+    match = re.fullmatch(r"\.(\d)f", tickformat or "")
+    if match:
+        return f"{value:.{int(match.group(1))}f}"
+    text = f"{value:.10g}"
+    return text.replace("-", "\u2212")

@@ -1,0 +1,88 @@
+"""The still drawing of each chart's first state that pages carry in their HTML
+(render/poster.py): drawn from the same figure, gone once Plotly draws."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.render.poster import poster
+
+from .conftest import built_pages, draw_every_chart
+
+
+def _figure(data, **layout):
+    return {"data": data, "layout": {"height": 300, "margin": {"l": 50, "r": 10, "t": 10, "b": 40}, **layout}}
+
+
+def test_bars_are_drawn_to_their_values_with_their_labels():
+    figure = _figure([{"type": "bar", "x": ["a", "b"], "y": [0.5, 1.0], "text": ["50%", "100%"],
+                       "marker": {"color": "var(--chart-bar)"}}],
+                     xaxis={"type": "category"}, yaxis={"range": [0, 1]})
+    html = poster(figure)
+    heights = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)%"', html)]
+    assert heights == [50.0, 100.0]
+    assert ">50%<" in html and ">100%<" in html and ">a<" in html and ">b<" in html
+    assert "fill:var(--chart-bar)" in html  # theme colours stay CSS variables
+
+
+def test_heatmap_cells_print_their_values_and_cells_past_the_axes_are_left_out():
+    figure = _figure([{"type": "heatmap", "z": [[0.0, 1.0]], "x": [0, 1], "y": [0], "zmin": 0, "zmax": 1,
+                       "colorscale": "Viridis", "texttemplate": "%{z:.2f}"},
+                      {"type": "heatmap", "z": [[0.5]], "x": [5], "y": [0], "zmin": 0, "zmax": 1,
+                       "colorscale": "Viridis"}],
+                     xaxis={"range": [-0.5, 1.5]}, yaxis={"range": [0.5, -0.5]})
+    html = poster(figure)
+    assert html.count("<rect ") == 2  # the second trace's cell is past the x range
+    assert "fill:#440154" in html and "fill:#fde725" in html  # the ends of Viridis
+    assert ">0.00<" in html and ">1.00<" in html
+
+
+def test_a_colour_scale_it_does_not_know_is_left_to_plotly():
+    figure = _figure([{"type": "heatmap", "z": [[0.2]], "colorscale": "RdBu", "zmin": -1, "zmax": 1}])
+    assert "<rect" not in poster(figure)
+
+
+def test_text_is_escaped_and_plotly_markup_becomes_lines_and_bold():
+    figure = _figure([{"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines+markers"}],
+                     shapes=[{"type": "rect", "xref": "paper", "yref": "paper", "x0": 0, "x1": 1, "y0": 1,
+                              "y1": 1, "line": {"width": 0},
+                              "label": {"text": "<b>one</b><br></script>x < y & z", "textposition": "top center"}}])
+    html = poster(figure)
+    assert "</script>" not in html and ">x &lt; y &amp; z<" in html
+    assert html.count("<tspan") == 2 and "font-weight:700" in html
+    assert html.count("<line ") >= 1 and html.count("<circle") == 2
+
+
+def test_a_figure_with_nothing_to_draw_gives_nothing():
+    assert poster({"data": [], "layout": {}}) == ""
+
+
+@pytest.fixture(scope="module")
+def site(built_site):
+    out, _ = built_site
+    return [page for page in built_pages(out) if page.relative_to(out).parts[0] not in ("offline",)]
+
+
+def test_every_chart_shows_its_first_state_before_plotly_and_with_scripts_off(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    for page in site:
+        tab.goto(page.as_uri())
+        for chart in tab.locator("[data-chart]").all():
+            drawing = chart.locator("[data-poster] > svg")
+            assert drawing.count() == 1, f"{page}: a chart without its drawing"
+            chart.scroll_into_view_if_needed()
+            assert drawing.bounding_box()["height"] > 50
+    context.close()
+
+
+def test_plotly_takes_the_drawings_place(browser, site):
+    tab = browser.new_page()
+    for page in site:
+        tab.goto(page.as_uri())
+        if not tab.locator("[data-chart]").count():
+            continue
+        draw_every_chart(tab)
+        assert tab.locator("[data-chart] [data-poster]").count() == 0, page
+    tab.close()
