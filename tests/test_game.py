@@ -141,6 +141,13 @@ def test_rounds_3_and_4_one_head_alone_cannot_solve_them(game, number):
     pairs = [s for s in states.states if sum(1 for words in s.choice.values() if len(words) == 1) == 2
              and s.values["size"] == 2 and s.values["answer"] == states.target]
     assert pairs
+    if number == 2:  # the lesson's claim: the words swapped between the two heads give another answer
+        best = states.by_key(states.best_key)
+        swapped = dict(zip(states.heads, reversed([best.choice[head] for head in states.heads])))
+        assert next(s for s in states.states if s.choice == swapped).values["answer"] != states.target
+    else:  # ...and that the smallest spotlight leaves a head with nothing to do
+        assert states.smallest < len(states.heads)
+        assert any(not words for words in states.by_key(states.best_key).choice.values())
 
 
 def test_the_page_says_the_model_is_tiny_with_its_accuracy(game, trained):

@@ -26,14 +26,20 @@ def word_names(states: RoundStates, labels: dict) -> list[str]:
             for i, word in enumerate(states.words)]
 
 
-def shares(states: RoundStates, choice: dict) -> list[list[str]]:
+def shares(states: RoundStates, choice: dict, memo: dict | None = None) -> list[list[str]]:
     """Each head's attention at the blank, word by word, as the page shows it: the
-    chosen words share it equally; an empty spotlight leaves it all on the blank."""
+    chosen words share it equally; an empty spotlight leaves it all on the blank.
+    With `memo`, a head's column for a spotlight is made once, as one list: the
+    pool recognises a list it has seen by identity."""
+    memo = {} if memo is None else memo
     columns = []
     for head in states.heads:
-        chosen = choice[head] or [states.blank]
-        share = percent(1 / len(chosen))
-        columns.append([share if position in chosen else percent(0) for position in range(len(states.words))])
+        chosen = tuple(choice[head]) or (states.blank,)
+        column = memo.get(chosen)
+        if column is None:
+            share = percent(1 / len(chosen))
+            column = memo[chosen] = [share if p in chosen else percent(0) for p in range(len(states.words))]
+        columns.append(column)
     return columns
 
 
@@ -41,12 +47,12 @@ def game_payload(game: Game, rounds: list[RoundStates], text: GameText) -> str:
     pool = Pool()
     data = []
     for states in rounds:
-        entries = {}
+        entries, columns = {}, {}
         for state in states.states:
             answer, confidence, words = state.readouts
             entries[state.key] = {"answer": answer, "confidence": confidence, "words": words,
                                   "stars": state.values["stars"], "at": state.values["at"],
-                                  "table": pool.intern(shares(states, state.choice)), "to": state.to}
+                                  "table": pool.intern(shares(states, state.choice, columns)), "to": state.to}
         data.append({"default": states.default_key, "states": entries})
     total = game.stars * len(rounds)
     labels = game.labels
