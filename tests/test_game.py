@@ -219,6 +219,20 @@ def test_the_game_alone_checks(game_site):
     assert run.returncode == 0, run.stderr
 
 
+def test_a_lesson_edited_between_builds_reuses_the_rounds(game_site, tmp_path):
+    """The dev server's case: a text edit re-renders the page, not the model's rounds."""
+    from generator.build import build
+    from generator.cache.build import BuildCache
+
+    cache = BuildCache()
+    build(game_site, None, ROOT / "themes", cache=cache)
+    main = game_site / SLUG / "game.md"
+    main.write_text(main.read_text().replace("What the verb needs is", "What the verb really needs is"))
+    result = build(game_site, None, ROOT / "themes", cache=cache)
+    assert SLUG in cache.reused["states"] and SLUG not in cache.made["states"]
+    assert "What the verb really needs is" in result.files[f"{SLUG}/index.html"].decode()
+
+
 def test_broken_weights_are_one_line_naming_the_file(game_site):
     (game_site / "_lib" / "tinyformer" / "weights.npz").write_bytes(b"not a zip")
     run = _check(game_site)

@@ -32,6 +32,9 @@ class GameKind(PageKind):
     def compute(self, source, model, config, cache):
         return compute.compute_game(source, model)
 
+    def adopt(self, computed, source):
+        return compute.adopt(computed, source)
+
     def render_text(self, source, computed, renderer) -> text.GameText:
         return text.render_game_text(source, computed, renderer)
 

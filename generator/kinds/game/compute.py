@@ -18,7 +18,7 @@ A round's function returns a dict:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from ...compute.formats import count, percent, plain
@@ -88,6 +88,13 @@ def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict
     if errors:
         raise ContentError(errors)
     return rounds, facts
+
+
+def adopt(computed: tuple[list[RoundStates], dict], game: Game) -> tuple[list[RoundStates], dict]:
+    """Rounds computed by an earlier build, attached to this build's rounds: their goals
+    and lessons (Markdown in game.md, not part of what the states are computed from) may be new."""
+    rounds, facts = computed
+    return [replace(states, round=round_) for states, round_ in zip(rounds, game.rounds)], facts
 
 
 def _call(game: Game, model, name: str, field: str, errors: list, line: int | None):
