@@ -51,9 +51,9 @@ def render_game(game: Game, computed, text: GameText, context: RenderContext) ->
     path, embed = page_path(game.slug), embed_path(game.slug)
     urls = context.urls(path)
     views = [_round_view(game, states, texts, len(rounds)) for states, texts in zip(rounds, text.rounds)]
-    common = {"game": game, "payload": payload, "game_labels": game.labels, "description": seo.description_of(game),
-              "score": game.labels["score_of"].replace("{score}", "0").replace("{total}",
-                                                                                 str(game.stars * len(rounds)))}
+    score = game.labels["score_of"].replace("{score}", "0").replace("{total}", str(game.stars * len(rounds)))
+    common = {"game": game, "payload": payload, "game_labels": game.labels, "score": score,
+              "description": seo.description_of(game)}
     html = context.theme.render(
         "game.html", **context.common(urls), **common, rounds=views, intro=text.intro,
         model_note=text.model_note, updated=context.date(game.updated), head=seo.article_head(context.site, game, []),
@@ -66,7 +66,8 @@ def render_game(game: Game, computed, text: GameText, context: RenderContext) ->
                    for states, texts in zip(rounds, text.rounds)]
     embed_html = context.theme.render(
         "game_embed.html", **context.common(embed_urls), **common, rounds=embed_views,
-        intro=_rebase(text.intro, game, embed_urls), model_note=_rebase(text.model_note, game, embed_urls), head=seo.Head(robots="noindex"),
+        intro=_rebase(text.intro, game, embed_urls), model_note=_rebase(text.model_note, game, embed_urls),
+        head=seo.Head(robots="noindex"),  # the full page is the one for search results
         full_href=embed_urls.published(path) or embed_urls.page(game.slug),
     )
     return [page, Page(embed, embed_html, indexed=False, source=game.slug)]
