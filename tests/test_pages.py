@@ -132,7 +132,7 @@ GERMAN = {
     "embed_state": "Im gezeigten Zustand öffnen", "copy_code": "Code kopieren", "copied": "Kopiert.",
     "copy_failed": "Der Code ist markiert: mit Strg+C kopieren.", "open_full": "Ganze Erklärung öffnen",
     "save_offline": "Als eine Datei speichern", "embed_explainer": "Ganze Erklärung einbetten",
-    "embed_preview": "Vorschau",
+    "embed_preview": "Vorschau", "play": "Mit dem Konzept spielen", "play_link": "Spielen",
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }
