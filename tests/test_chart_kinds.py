@@ -73,7 +73,7 @@ def _figures_and_tables(steps, labels):
     for step in steps:
         key = step.default_key
         result[f"{step.step.number:02d} {step.step.compute}"] = {
-            "figure": step.figures[key], "table": step.tables(labels)[key]}
+            "figure": step.figures[0][key], "table": step.tables(labels)[0][key]}
     return result
 
 
@@ -106,7 +106,7 @@ def test_axis_and_colour_ranges_stay_the_same_in_every_state_and_hold_every_valu
 
     for step in steps:
         chart, kind = step.step.chart, step.step.chart.kind
-        figures = [step.figures[s.key] for s in step.states]
+        figures = [step.figures[0][s.key] for s in step.states]
         if kind in ("bar", "line"):
             spans = {tuple(_value_axis(f, kind, chart)) for f in figures}
             assert len(spans) == 1, f"{step.step.compute}: the value axis moves between states: {spans}"
@@ -153,13 +153,13 @@ def test_tables_use_the_minus_sign_and_name_masked_cells(fixture_steps):
     site, steps = fixture_steps
     labels = site.config.labels
     for step in steps:
-        for key, table in step.tables(labels).items():
+        for key, table in step.tables(labels)[0].items():
             for row in table["rows"]:
                 for cell in row:
                     assert not re.search(r"(^|\s)-\d", cell), f"{step.step.compute} {key}: {cell!r} has a hyphen"
     masked = step_named(steps, "masked")
     state = default_state(masked)
-    table = masked.tables(labels)[state.key]
+    table = masked.tables(labels)[0][state.key]
     for i, row in enumerate(state.chart["z"]):
         for j, value in enumerate(row):
             cell = table["rows"][i][j + 1]
@@ -169,7 +169,7 @@ def test_tables_use_the_minus_sign_and_name_masked_cells(fixture_steps):
                 assert cell == f"{value:.2f}".replace("-", MINUS), "a real zero is a number, not masked"
     assert table["rows"][5][1] == "0.00"
     bars = step_named(steps, "signed_bars")
-    rows = bars.tables(labels)[bars.default_key]["rows"]
+    rows = bars.tables(labels)[0][bars.default_key]["rows"]
     assert any(cell.startswith(MINUS) for row in rows for cell in row[1:])
     assert rows[-1] == ["threshold 0.5", "0.50"]
 
@@ -178,7 +178,7 @@ def test_faded_bars_are_greyed_and_the_table_says_removed(fixture_steps):
     site, steps = fixture_steps
     step = step_named(steps, "top_k")
     state = step.by_key("0")  # top-k 1: five tokens cut
-    figure, table = step.figures[state.key], step.tables(site.config.labels)[state.key]
+    figure, table = step.figures[0][state.key], step.tables(site.config.labels)[0][state.key]
     marker = figure["data"][0]["marker"]
     assert [c != marker["color"][0] for c in marker["color"]] == state.chart["faded"]
     assert [shape == "/" for shape in marker["pattern"]["shape"]] == state.chart["faded"]
@@ -189,15 +189,15 @@ def test_the_diagram_lists_its_boxes_and_the_highlighted_path(fixture_steps):
     site, steps = fixture_steps
     step = step_named(steps, "diagram")
     state = step.by_key("2")  # the cross-attention path
-    table = step.tables(site.config.labels)[state.key]
+    table = step.tables(site.config.labels)[0][state.key]
     boxes = state.chart["boxes"]
     assert [row[0] for row in table["rows"][:-1]] == boxes
     assert table["rows"][-1] == ["Highlighted path", "Encoder → Cross-attention → Linear + softmax", ""]
     assert table["rows"][4][1] == "highlighted (2 / 3)" and table["rows"][1][2] == "Cross-attention"
-    shapes = step.figures[state.key]["layout"]["shapes"]
+    shapes = step.figures[0][state.key]["layout"]["shapes"]
     labels = [s["label"]["text"].replace("<br>", " ").replace("- ", "-") for s in shapes if "label" in s]
     assert labels == boxes
-    assert step.figures["0"]["data"] == step.figures["2"]["data"], "another path changes shapes only"
+    assert step.figures[0]["0"]["data"] == step.figures[0]["2"]["data"], "another path changes shapes only"
 
 
 # --- Errors and warnings ---------------------------------------------------------------------
@@ -334,13 +334,13 @@ def test_each_kind_draws_and_its_table_matches_its_data(fixture_default, browser
         assert chart.locator(".main-svg").count() > 0, f"{step.step.compute} is not drawn"
         drawn = chart.evaluate("c => ({shapes: (c.layout.shapes || []).length, images: (c.layout.images || []).length,"
                                " traces: c.data.length})")
-        figure = step.figures[step.default_key]
+        figure = step.figures[0][step.default_key]
         assert drawn == {"shapes": len(figure["layout"].get("shapes", [])),
                          "images": len(figure["layout"].get("images", [])), "traces": len(figure["data"])}
         section.get_by_text(site.config.labels["show_data"], exact=True).click()
         table = section.get_by_role("table")
         shown = table.evaluate("t => [...t.rows].map(r => [...r.cells].map(c => c.textContent))")
-        expected = step.tables(site.config.labels)[step.default_key]
+        expected = step.tables(site.config.labels)[0][step.default_key]
         assert shown == [expected["columns"]] + expected["rows"], f"{step.step.compute}: the table differs"
     assert errors == []
     context.close()
@@ -366,7 +366,7 @@ def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browse
         key = page.evaluate("i => window.explainerRuntime.steps[i].key", index)
         section.get_by_text(site.config.labels["show_data"], exact=True).click()
         shown = section.get_by_role("table").evaluate("t => [...t.tBodies[0].rows].map(r => r.cells[1].textContent)")
-        assert shown == [row[1] for row in step.tables(site.config.labels)[key]["rows"]]
+        assert shown == [row[1] for row in step.tables(site.config.labels)[0][key]["rows"]]
     assert errors == []
     context.close()
 
@@ -486,7 +486,7 @@ def test_every_kind_has_a_still_drawing_before_plotly_arrives(fixture_steps):
     from generator.render.poster import poster
 
     _, steps = fixture_steps
-    drawings = {s.step.compute: poster(s.figures[s.default_key]) for s in steps}
+    drawings = {s.step.compute: poster(s.figures[0][s.default_key]) for s in steps}
     assert all(drawings.values()), [name for name, html in drawings.items() if not html]
     assert drawings["vectors"].count("<path") == 3, "three arrowheads (the shafts are lines)"
     assert drawings["diagram"].count("<path") == 10, "five arrows, each with its head"

@@ -208,6 +208,9 @@ LABELS = {
     "open_full": Option((str,), "Link from an embed to the full explainer.", default="Open the full explainer"),
     "save_offline": Option((str,), "Link to the explainer as one HTML file for offline reading.",
                            default="Save as one file for offline reading"),
+    "play": Option((str,), "Heading of the box at the end of every explainer that links to the game (site.toml's "
+                   "play).", default="Play with this concept"),
+    "play_link": Option((str,), "The link in that box.", default="Play"),
 }
 
 # A label left empty would leave a heading or a link with no words.
@@ -235,6 +238,9 @@ SITE = {
     "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
                      item=LABELS),
     "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),
+    "play": Option((str,), "Slug of the page (a game) that the 'Play with this concept' box at the end of every "
+                   "explainer links to, with that page's title and description; it must be a folder of "
+                   "content/. Leave it out for no box.", default="", check=lambda v: check_slug(v) if v else None),
     "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
 }
 

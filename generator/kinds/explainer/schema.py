@@ -20,16 +20,26 @@ EXPLAINER = {
     "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
 }
 
+CONTROL_KINDS = ("buttons", "toggle", "slider")
+
 CONTROL = {
-    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
-                   default="buttons", choices=("buttons",)),
+    "kind": Option((str,), "How the choice is offered: 'buttons', one button per value; 'toggle', one button "
+                   "that is on or off (values true and false); 'slider', a range input for an ordered list of "
+                   "many values, with the current one shown beside it.", default="buttons", choices=CONTROL_KINDS),
     "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
                    check=identifier),
-    "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=nonempty),
-    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py.",
-                     required=True, check=values_check),
-    "default": Option((str, int, float), "The value selected when the page opens.", required=True),
-    "button": Option((str,), "Visible button text, with {value} replaced by the value.", default="{value}"),
+    "label": Option((str,), "Names the control: the group of buttons, the toggle's own text, or the slider.",
+                    required=True, check=nonempty),
+    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py. "
+                     "Required for buttons and sliders; a toggle's are false and true.", default=None,
+                     check=values_check),
+    "default": Option((str, int, float, bool), "The value selected when the page opens (true or false for a "
+                      "toggle).", required=True),
+    "button": Option((str,), "Visible text of each value, with {value} replaced by the value (or by its label).",
+                     default="{value}"),
+    "labels": Option((list, str), "Visible text of each value, in place of the value itself: a list, or the "
+                     "name of a list in model.py. Labels may repeat (two tokens that read 'the'); values may not.",
+                     default=None),
     "details": Option((list, str), "Second line on each button: a list, or the name of a list in model.py.",
                       default=None),
 }
@@ -80,14 +90,24 @@ CHART = {
     "stacked": Option((bool,), "bar with several series: stack them (default: side by side).", default=False),
 }
 
+# An entry of [[charts]]: a chart with its own summary.
+CHARTS_ITEM = {
+    **CHART,
+    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja), its caption.",
+                      default=""),
+}
+
 STEP = {
     "title": Option((str,), "The step's heading.", required=True, check=nonempty),
     "subtitle": Option((str,), "One line under the heading.", default=""),
     "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
                       check=identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
-                      default=""),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja); a step with "
+                      "[[charts]] gives each chart its own.", default=""),
     "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
     "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
-    "chart": Option((dict,), "The chart of the step.", required=True, item=CHART),
+    "chart": Option((dict,), "The chart of a step with one chart (described by the step's summary).",
+                    default=None, item=CHART),
+    "charts": Option((list,), "The charts of a step with several (one to three), side by side on wide "
+                     "screens and stacked on phones; in place of [chart].", default=None, item=CHARTS_ITEM),
 }

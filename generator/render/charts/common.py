@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...compute.formats import fixed, is_shared, percent
+from ...compute.formats import fixed, is_shared, percent, signed
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -197,10 +197,11 @@ def minus(text: str) -> str:
 
 def number_cell(value, y_format: str = "") -> str:
     """A number as the data table shows it: as a percent where the axis shows
-    percents, else with two decimals like the chart's own labels."""
+    percents, else with two decimals like the chart's own labels; negative
+    numbers with the minus sign (−)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return minus(str(value))
-    return minus(percent(value) if y_format.endswith("%") else fixed(value, 2))
+        return signed(str(value))
+    return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
 def number_cells(values: list, y_format: str = "") -> list[str]:
