@@ -1,6 +1,7 @@
 """Keyboard only: for each explainer, Tab reaches a step's controls, arrow keys
 move inside a group, Enter and Space select, focus is always visible, and
-nothing traps it. Run with every shipped theme."""
+nothing traps it; for each game, the same with a round's word buttons, and
+Next round moves the focus to the next round. Run with every shipped theme."""
 from __future__ import annotations
 
 import pytest
@@ -43,7 +44,7 @@ def readouts(section):
 def test_one_step_of_each_explainer_by_keyboard(themed_site, browser, computed):
     theme, out = themed_site
     site, states = computed
-    for explainer in site.pages:
+    for explainer in [page for page in site.pages if page.kind == "explainer"]:
         steps = states[explainer.slug]
         first = next(s for s in steps if s.step.controls)
         control = first.step.controls[0]
@@ -181,3 +182,59 @@ def test_a_slider_and_a_toggle_by_keyboard(controls_page, controls_site):
     assert step_readouts(section) == state_of(steps, 1, position=0, causal=True).readouts
     page.keyboard.press("Enter")
     assert step_readouts(section) == state_of(steps, 1, position=0, causal=False).readouts
+
+
+def test_one_round_of_each_game_by_keyboard(themed_site, browser, computed):
+    theme, out = themed_site
+    site, states = computed
+    games = [page for page in site.pages if page.kind == "game"]
+    assert games, "the site has a game"
+    for game in games:
+        rounds, _ = states[game.slug]
+        first = rounds[0]
+        label = game.labels["spotlight"] if len(first.heads) == 1 else \
+            game.labels["head_spotlight"].replace("{head}", first.heads[0])
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto((out / game.slug / "index.html").as_uri())
+        page.wait_for_function("window.gameRuntime")
+        for _ in range(300):
+            page.keyboard.press("Tab")
+            info = focused(page)
+            if info["group"]:
+                break
+        else:
+            pytest.fail(f"{theme}/{game.slug}: Tab never reached a word button")
+        assert info["group"] == label and info["pressed"] == "false"
+        assert info["text"].startswith(first.words[first.candidates[0]])
+        assert_focus_visible(info)
+        # Arrows move the focus without pressing; Space puts the word in, Enter takes it out.
+        page.keyboard.press("ArrowRight")
+        info = focused(page)
+        assert info["text"].startswith(first.words[first.candidates[1]]) and info["pressed"] == "false"
+        page.keyboard.press("Space")
+        assert focused(page)["pressed"] == "true"
+        section = page.locator(f"#round-{first.number}")
+        chosen = {head: [] for head in first.heads}
+        chosen[first.heads[0]] = [first.candidates[1]]
+        state = next(s for s in first.states if s.choice == chosen)
+        assert section.locator("dl dd[data-readout]").all_inner_texts() == state.readouts
+        page.keyboard.press("Enter")
+        assert focused(page)["pressed"] == "false"
+        page.keyboard.press("End")
+        assert focused(page)["text"].startswith(first.words[first.candidates[-1]])
+        # Tab leaves the group; Next round, reached by Tab, moves the focus to the next round's heading.
+        page.keyboard.press("Tab")
+        assert focused(page)["group"] != label
+        for _ in range(40):
+            if focused(page)["text"].startswith(game.labels["next_round"]):
+                break
+            page.keyboard.press("Tab")
+        else:
+            pytest.fail(f"{theme}/{game.slug}: Tab never reached {game.labels['next_round']}")
+        assert_focus_visible(focused(page))
+        page.keyboard.press("Enter")
+        assert focused(page)["text"] == rounds[1].round.title
+        assert page.locator(f"#round-{rounds[1].number}").is_visible()
+        assert not section.is_visible()
+        context.close()

@@ -52,7 +52,14 @@ class RenderContext:
     def common(self, urls: Urls) -> dict:
         """Context every template gets."""
         return {"site": self.site.config, "labels": self.site.config.labels, "root": urls.root,
-                "home": urls.home(), "asset": urls.asset}
+                "home": urls.home(), "asset": urls.asset, "play": self.play(urls)}
+
+    def play(self, urls: Urls) -> SeriesLink | None:
+        """The page site.toml's `play` names (the explainers' "Play with this concept" box), or None."""
+        page = next((page for page in self.site.pages if page.slug == self.site.config.play), None)
+        if page is None:
+            return None
+        return SeriesLink(None, page.slug, page.title, page.description or page.subtitle, urls.page(page.slug))
 
     def series(self, urls: Urls, current: str | None) -> list[SeriesLink]:
         site = self.site

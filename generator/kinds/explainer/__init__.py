@@ -36,6 +36,9 @@ class ExplainerKind(PageKind):
     def adopt(self, computed, source):
         return compute.adopt(computed, source)
 
+    def warnings(self, computed) -> list:
+        return [warning for step in computed for warning in step.warnings]
+
     def render_text(self, source, computed, renderer) -> list[text.StepProse]:
         return text.render_explainer_text(source, computed, renderer)
 

@@ -39,6 +39,9 @@ class StepStates:
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
     poster_memo: dict = field(default_factory=dict, repr=False, compare=False)  # and for the default's drawing
+    # What the chart checks found suspicious (a value the colour scale would clip), one per
+    # step and data key; reported with the site's warnings on every build, cached or not.
+    warnings: list = field(default_factory=list, compare=False)
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -54,6 +57,8 @@ class StepStates:
         if not self.figure_memo:
             for index, chart in enumerate(self.step.charts):
                 kind = charts.get(chart.kind)
+                # Ranges that stay fixed across states are worked out once, over every state.
+                chart = charts.resolved(chart, [s.charts[index] for s in self.states])
                 self.figure_memo[index] = {s.key: kind.figure(chart, s.charts[index]) for s in self.states}
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
@@ -101,7 +106,7 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo, states.poster_memo))
+                                  states.table_memo, states.poster_memo, states.warnings))
     return adopted
 
 
@@ -124,6 +129,7 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     formatters = [formatter(readout.format) for readout in step.readouts]
     where = f"{explainer.slug}, step {step.number} ({step.compute})"
     states = []
+    warned: dict[str, list] = {}  # chart data key -> [first warning, its state, how many states]
     for indices, key, to in grid(sizes):
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
@@ -133,7 +139,9 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data = _check_output(output, step, where, label, kinds, memos)
+        values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos)
+        for field, kind_name, issue in warnings:
+            warned.setdefault(f"{field}.{issue.key}", [issue.message, label, 0, kind_name])[2] += 1
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
@@ -151,12 +159,17 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         name: value for name, value in states[0].values.items()
         if all(s.values.get(name) == value for s in states[1:])
     }
-    return StepStates(step, states, default_key, constants)
+    found = [Problem(step.path, f"{where} returned {kind_name} chart data for {first}: {message}"
+                     + (f" (and {count - 1} other states)" if count > 1 else ""), field=name)
+             for name, (message, first, count, kind_name) in warned.items()]
+    return StepStates(step, states, default_key, constants, warnings=found)
 
 
-def _check_output(output, step: Step, where: str, label: str, kinds: list, memos: _Memos) -> tuple[dict, list[dict]]:
-    """The values and each chart's data: `"chart": {...}` for a step with one chart,
-    or `"charts": [{...}, ...]`, one per chart in the step file's order."""
+def _check_output(output, step: Step, where: str, label: str, kinds: list,
+                  memos: _Memos) -> tuple[dict, list[dict], list[tuple]]:
+    """The values, each chart's data and the charts' warnings (field, chart kind,
+    issue): `"chart": {...}` for a step with one chart, or `"charts": [{...}, ...]`,
+    one per chart in the step file's order."""
     path = step.path
     if not isinstance(output, dict) or not isinstance(output.get("values"), dict):
         raise ContentError.one(path, f"{where} must return a dict with 'values' and 'chart' dicts, "
@@ -181,11 +194,17 @@ def _check_output(output, step: Step, where: str, label: str, kinds: list, memos
         if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
     field = "chart" if count == 1 else "charts[{}]"
-    return values, [_check_chart(raw, chart, kind, path, where, label, memos, field.format(index))
-                    for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds))]
+    data, warnings = [], []
+    for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds)):
+        chart_data, issues = _check_chart(raw, chart, kind, path, where, label, memos, field.format(index))
+        data.append(chart_data)
+        warnings += [(field.format(index), chart.kind, issue) for issue in issues]
+    return values, data, warnings
 
 
-def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _Memos, field: str) -> dict:
+def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _Memos,
+                 field: str) -> tuple[dict, list]:
+    """A chart's data, checked by its kind; what the kind only warns about is returned."""
     chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in raw.items()}
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
@@ -194,11 +213,12 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _M
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
-    message = kind.check(chart_data)
-    if message:
-        raise ContentError.one(path, f"{where} returned bad {chart.kind} chart data for {label}: "
-                               f"{message}", field=field)
-    return chart_data
+    found = charts.check(kind, chart_data, chart)
+    for issue in found:
+        if not issue.warning:
+            raise ContentError.one(path, f"{where} returned bad {chart.kind} chart data for {label}: "
+                                   f"{issue.message}", field=f"{field}.{issue.key}" if issue.key else field)
+    return chart_data, [issue for issue in found if issue.warning]
 
 
 def _as_plain_array(value, arrays):

@@ -51,9 +51,18 @@ READOUT = {
                      "or shape.", default="text", check=format_check),
 }
 
+def range_check(value) -> str | None:
+    if value == "auto":
+        return None
+    if isinstance(value, list) and len(value) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) and value[0] < value[1]:
+        return None
+    return f"expected [low, high] with low < high, or 'auto', found {value!r}"
+
+
 CHART = {
-    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
-                   "under Chart kinds).", required=True, choices=KINDS),
+    "kind": Option((str,), "The chart kind: bar, blocks, diagram, heatmap, heatmap_grid, line or scatter (their "
+                   "data is described under Chart kinds).", required=True, choices=KINDS),
     "title": Option((str,), "Title drawn above the chart.", default=""),
     "x_title": Option((str,), "Title of the x axis.", default=""),
     "y_title": Option((str,), "Title of the y axis.", default=""),
@@ -61,6 +70,24 @@ CHART = {
     "height": Option((int,), "Chart height in pixels.", default=360,
                      check=lambda v: None if 120 <= v <= 2000 else f"expected 120 to 2000 pixels, found {v}"),
     "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
+    "y_range": Option((list, str), "bar, line and scatter: the y axis range, [low, high], the same in every state; "
+                      "a value outside it is an error. Default 'auto': computed by the build over every state of "
+                      "the step (with zero in it for bars), so the axis never moves when the reader clicks.",
+                      default="auto", check=range_check),
+    "x_range": Option((list, str), "scatter: the x axis range, as y_range (the axes keep equal scales).",
+                      default="auto", check=range_check),
+    "z_range": Option((list, str), "heatmap, heatmap_grid and blocks (with values): the ends of the colour scale, "
+                      "[low, high]; a value outside it is an error. Default: [0, 1] on the sequential scale (a "
+                      "value outside it is a warning, and --strict fails), and on the diverging scale 'auto', "
+                      "±(the largest size of any value in every state), with zero in the middle; 'auto' with "
+                      "the sequential scale is the lowest to the highest value of every state.",
+                      default=None, check=range_check),
+    "scale": Option((str,), "heatmap, heatmap_grid and blocks: the colour scale, 'sequential' (Viridis, for "
+                    "values of one sign such as weights) or 'diverging' (blue below zero, red above, for signed "
+                    "values such as scores).", default="sequential", choices=("sequential", "diverging")),
+    "horizontal": Option((bool,), "bar: draw the bars across, the labels down the side (for long labels).",
+                         default=False),
+    "stacked": Option((bool,), "bar with several series: stack them (default: side by side).", default=False),
 }
 
 # An entry of [[charts]]: a chart with its own summary.
