@@ -304,6 +304,7 @@ def softmax_step(query=DEFAULT_QUERY, temperature=1.0):
             "entropy_flat": entropies[max(TEMPERATURES)],
             "max_entropy": math.log2(len(TOKENS)),
             "same_order": _ranked(weights) == _ranked(scaled),
+            "two_decimals_floor": 0.01,   # a weight below 0.005 would read 0.00
             "n_tokens": len(TOKENS),
             # The same in every state.
             "sharpest": TEMPERATURE_LABELS[0],
@@ -419,7 +420,7 @@ def all_queries(view="Weights", length=6):
             "row_sum_min": float(sums.min()),
             "row_sum_max": float(sums.max()),
             "distinct_words": len(set(words)),
-            "repeated_words": _join(repeats) if repeats else "",
+            "repeated_words": _join(f"“{w}”" for w in repeats) if repeats else "",
             "repeat_count": len(repeats),
             "d_k": D_K,
             "d_v": D_V,
