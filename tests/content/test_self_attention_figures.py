@@ -243,9 +243,10 @@ def test_numbers_in_every_state_hint_and_deeper_come_from_values(computed):
     _, steps, prose = computed
     for states, texts in zip(steps, prose):
         for state in states.states:
-            html, summary = texts.states[state.key]
+            html, _ = texts.states[state.key]
             assert _unexplained_numbers(_text(html), state.values) == [], (states.step.title, state.key)
-            assert _unexplained_numbers(_text(summary or ""), state.values) == [], (states.step.title, state.key)
+            for summary in texts.summaries[state.key]:   # every chart's caption
+                assert _unexplained_numbers(summary, state.values) == [], (states.step.title, state.key)
         for part in ("hint", "deeper"):
             assert _unexplained_numbers(_text(getattr(texts, part)), states.constants) == [], \
                 (states.step.title, part)
@@ -255,7 +256,7 @@ def test_negative_numbers_use_the_minus_sign(computed):
     _, steps, prose = computed
     for states, texts in zip(steps, prose):
         for state in states.states:
-            html, summary = texts.states[state.key]
-            for text in (_text(html), summary or ""):
+            html, _ = texts.states[state.key]
+            for text in [_text(html)] + texts.summaries[state.key]:
                 assert not re.search(r"(?<![\w])-\d", text), (states.step.title, state.key, text)
             assert not any(r.startswith("-") for r in state.readouts)
