@@ -83,6 +83,42 @@ _scaling_rng = np.random.default_rng(SCALING_SEED)
 SCALING_Q = _scaling_rng.standard_normal((len(TOKENS), max(D_KS)))
 SCALING_K = _scaling_rng.standard_normal((len(TOKENS), max(D_KS)))
 
+# How typical the chosen seeds are: SURVEY_DRAWS other draws of the same
+# quantities, from their own seed. Steps 1 and 2 report these beside the
+# chosen seeds' figures.
+SURVEY_DRAWS = 500
+SURVEY_SEED = 2017
+
+
+def _softmax_last(z):
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _survey():
+    qi = TOKENS.index(DEFAULT_QUERY)
+    n, rng = len(TOKENS), np.random.default_rng(SURVEY_SEED)
+    x = rng.standard_normal((SURVEY_DRAWS, n, D_MODEL))
+    w_q = rng.standard_normal((SURVEY_DRAWS, D_MODEL, D_K)) / math.sqrt(D_MODEL)
+    w_k = rng.standard_normal((SURVEY_DRAWS, D_MODEL, D_K)) / math.sqrt(D_MODEL)
+    rows = np.einsum("sd,snd->sn", (x @ w_q)[:, qi], x @ w_k)            # the default query's scores
+    q = rng.standard_normal((SURVEY_DRAWS, max(D_KS)))
+    k = rng.standard_normal((SURVEY_DRAWS, n, max(D_KS)))
+    unscaled = _softmax_last(np.einsum("sd,snd->sn", q, k)).max(axis=-1)
+    scaled = np.max([_softmax_last(np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d)).max(axis=-1)
+                     for d in D_KS], axis=0)                              # the largest over every d_k
+    return {
+        "draws": SURVEY_DRAWS,
+        "negative_share": float(np.mean((rows < 0).any(axis=1))),
+        "unscaled_median": float(np.median(unscaled)),
+        "unscaled_saturated_share": float(np.mean(unscaled >= 0.90)),
+        "scaled_median": float(np.median(scaled)),
+        "scaled_below_share": float(np.mean(scaled < 0.60)),
+    }
+
+
+SURVEY = _survey()
+
 # ---------------------------------------------------------------------------
 # Small pure helpers (tested on their own)
 # ---------------------------------------------------------------------------
@@ -201,6 +237,8 @@ def queries_and_keys(query=DEFAULT_QUERY):
             "max_score_all": float(SCORES.max()),
             "negative_rows": int((SCORES < 0).any(axis=1).sum()),
             **_example_values(),
+            "survey_draws": SURVEY["draws"],
+            "survey_negative_share": SURVEY["negative_share"],
         },
         "chart": _bars(row, top),
     }
@@ -264,6 +302,13 @@ def scaling(d_k=64, scaled=True):
             "unscaled_top_256": float(unscaled_256),
             "scaled_top_max": float(max(scaled_tops)),
             "toy_d_k": D_K,
+            "saturation_level": 0.90,   # the brief's "at least 0.90"
+            "scaled_ceiling": 0.60,     # the brief's "below 0.60"
+            "survey_draws": SURVEY["draws"],
+            "survey_saturated_share": SURVEY["unscaled_saturated_share"],
+            "survey_unscaled_median": SURVEY["unscaled_median"],
+            "survey_below_share": SURVEY["scaled_below_share"],
+            "survey_scaled_median": SURVEY["scaled_median"],
             "paper_d_k": PAPER_D_K,
             "paper_scale": 1 / math.sqrt(PAPER_D_K),
         },

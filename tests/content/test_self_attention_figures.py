@@ -29,7 +29,7 @@ def computed():
 def fixed(value, digits):
     """A number rounded half up, as the page shows it (0.0625 -> 0.063), with the minus sign."""
     from decimal import ROUND_HALF_UP, Decimal
-    text = str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    text = str(Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
     return text.replace("-", MINUS)
 
 
