@@ -8,9 +8,8 @@ import math
 import re
 
 import numpy as np
-import pytest
 
-from .test_self_attention_figures import computed, fixed, state_for  # noqa: F401  (the computed page)
+from .test_self_attention_figures import computed, fixed  # noqa: F401  (the computed page)
 from .test_self_attention_model import model  # noqa: F401  (the toy model, imported from content/)
 
 TOKENS = ["The", "cat", "sat", "on", "the", "mat"]
