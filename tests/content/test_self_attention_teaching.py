@@ -1,0 +1,183 @@
+"""What the self-attention page teaches, checked against the toy model.
+
+Each test recomputes from the model's weights what a sentence of the page
+claims, without the values the step functions return, and checks that the
+rendered text says it. A test fails if the toy changes and the prose no longer
+holds."""
+import math
+import re
+
+import numpy as np
+
+from .test_self_attention_figures import computed, fixed  # noqa: F401  (the computed page)
+from .test_self_attention_model import model  # noqa: F401  (the toy model, imported from content/)
+
+TOKENS = ["The", "cat", "sat", "on", "the", "mat"]
+
+
+def _text(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").replace("&quot;", '"')
+                    .replace("&#34;", '"').replace("&#39;", "'").split())
+
+
+def _prose(computed, number, state):  # noqa: F811
+    _, _, prose = computed
+    return _text(prose[number - 1].states[state.key][0])
+
+
+def _part(computed, number, part):  # noqa: F811
+    _, _, prose = computed
+    return _text(getattr(prose[number - 1], part))
+
+
+def _states(computed, number):  # noqa: F811
+    _, steps, _ = computed
+    return steps[number - 1]
+
+
+def _everything(computed):  # noqa: F811
+    site, steps, prose = computed
+    page = next(p for p in site.pages if p.slug == "self-attention")
+    parts = [page.intro, page.key_ideas, page.questions]
+    for texts in prose:
+        parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper)]
+        parts += [s for summaries in texts.summaries.values() for s in summaries]
+    return _text(" ".join(parts))
+
+
+def test_the_page_says_the_toy_is_random_not_trained(computed):  # noqa: F811
+    site, _, _ = computed
+    page = next(p for p in site.pages if p.slug == "self-attention")
+    assert "random numbers from a fixed seed" in _text(page.intro)
+    for state in _states(computed, 1).states:
+        assert "not trained ones" in _prose(computed, 1, state) and "chance" in _prose(computed, 1, state)
+
+
+def test_step1_scores_are_not_weights(computed, model):  # noqa: F811
+    scores = model.EMBEDDINGS @ model.W_Q @ (model.EMBEDDINGS @ model.W_K).T
+    for state in _states(computed, 1).states:
+        qi = TOKENS.index(state.choice["query"])
+        row = scores[qi]
+        text = _prose(computed, 1, state)
+        assert f"comes to {fixed(row.sum(), 2)}, not 1" in text
+        negative = [TOKENS[i] for i in range(6) if row[i] < 0]
+        assert f"{len(negative)} are below zero" in text or (len(negative) == 1 and "One score" in text)
+        assert f"The largest, {fixed(row.max(), 2)}, is with {TOKENS[int(row.argmax())]}" in text
+    hint = _part(computed, 1, "hint")
+    assert f"run from {fixed(scores.min(), 2)} to {fixed(scores.max(), 2)}" in hint
+    assert f"{int((scores < 0).any(axis=1).sum())} of the 6 queries" in hint
+    # The hint's pair scores differently each way round (a query is not a key).
+    a, b = 1, int(scores[1].argmax())
+    assert not np.isclose(scores[a, b], scores[b, a])
+    deeper = _part(computed, 1, "deeper")
+    products = model.Q[a] * model.K[b]
+    assert f"add up to {fixed(products.sum(), 2)}" in deeper
+    # The rounded products a reader adds by hand give the rounded score.
+    assert abs(sum(round(p, 2) for p in products) - products.sum()) < 0.015
+
+
+def test_step2_claims(computed, model):  # noqa: F811
+    states = _states(computed, 2)
+    for state in states.states:
+        d_k, scaled = state.choice["d_k"], state.choice["scaled"]
+        raw = model.SCALING_K[:, :d_k] @ model.SCALING_Q[1, :d_k]
+        weights = model.softmax(raw / math.sqrt(d_k) if scaled else raw)
+        text = _prose(computed, 2, state)
+        assert ("Softmax is saturated" in text) == (not scaled and weights.max() >= 0.90)
+        assert f"roughly √d_k = {math.isqrt(d_k)}" in text
+    hint = _part(computed, 2, "hint")
+    top_256 = model.softmax(model.SCALING_K @ model.SCALING_Q[1]).max()
+    assert f"reaches {fixed(top_256, 2)}" in hint and top_256 >= 0.90
+    tops = [model.softmax(model.SCALING_K[:, :d] @ model.SCALING_Q[1, :d] / math.sqrt(d)).max() for d in model.D_KS]
+    assert f"never goes above {fixed(max(tops), 2)}" in hint and max(tops) < 0.60
+    deeper = _part(computed, 2, "deeper")
+    assert "suspicion" in deeper   # the paper's own caution
+    survey = model.SURVEY
+    assert 0 < survey["unscaled_saturated_share"] < 1 and 0 < survey["scaled_below_share"] < 1
+    assert f"in {round(100 * survey['unscaled_saturated_share'])}%" in deeper.replace(" %", "%")
+
+
+def test_step3_softmax_keeps_order_and_temperature_sharpens(computed, model):  # noqa: F811
+    for state in _states(computed, 3).states:
+        query, t = state.choice["query"], state.choice["temperature"]
+        scores = model.SCORES[TOKENS.index(query)] / 2
+        weights = np.exp(scores / t) / np.exp(scores / t).sum()
+        text = _prose(computed, 3, state)
+        assert ("rank the keys exactly as the scores do" in text) == \
+            (list(np.argsort(-weights)) == list(np.argsort(-scores)))
+        assert "rank the keys exactly as the scores do" in text
+        low = weights.min()
+        assert (f"under {fixed(0.01, 2)}" in text) == (low < 0.005)
+        if t < 1:
+            assert "sharper" in text
+        elif t > 1:
+            assert "flatter" in text
+
+
+def test_step4_the_output_is_a_blend(computed, model):  # noqa: F811
+    for state in _states(computed, 4).states:
+        qi = TOKENS.index(state.choice["query"])
+        w = model.WEIGHTS[qi]
+        terms = w[:, None] * model.V
+        output = terms.sum(axis=0)
+        text = _prose(computed, 4, state)
+        longest = int(np.argmax(np.linalg.norm(terms, axis=1)))
+        top = int(np.argmax(w))
+        if longest == top:
+            assert "Its row is also the longest" in text
+        else:
+            assert f"the longest row is {TOKENS[longest]}" in text
+        assert ((output >= model.V.min(axis=0)) & (output <= model.V.max(axis=0))).all()
+        assert "lies between the smallest and the largest" in text
+    hint = _part(computed, 4, "hint")
+    tops = model.WEIGHTS.max(axis=1)
+    peaked, even = int(np.argmax(tops)), int(np.argmin(tops))
+    mean = model.V.mean(axis=0)
+
+    def nearer_top(q):
+        return np.linalg.norm(model.OUTPUTS[q] - model.V[int(np.argmax(model.WEIGHTS[q]))]) < \
+            np.linalg.norm(model.OUTPUTS[q] - mean)
+    assert f"Pick {TOKENS[peaked]}" in hint and nearer_top(peaked)
+    assert f"pick {TOKENS[even]}" in hint and not nearer_top(even)
+
+
+def test_step5_repeated_words_have_identical_rows(computed, model):  # noqa: F811
+    for state in _states(computed, 5).states:
+        words = model.LONG_TEXT[:state.choice["length"]]
+        z = np.array(state.chart["z"])
+        text = _prose(computed, 5, state)
+        repeated = [w for w in dict.fromkeys(words) if words.count(w) > 1]
+        for word in repeated:
+            rows = [z[i] for i, w in enumerate(words) if w == word]
+            assert all(np.array_equal(rows[0], r) for r in rows[1:])
+            assert f"“{word}”" in text
+        if not repeated:
+            assert len(set(words)) == len(words) and "is a different word" in text
+    hint = _part(computed, 5, "hint")
+    assert "8 times longer and the matrix 64 times larger" in hint
+
+
+def test_step6_outputs_only_move_with_their_words(computed, model):  # noqa: F811
+    _, _, shuffled = model.attention(model.X[model.SHUFFLE])
+    for state in _states(computed, 6).states:
+        qi = TOKENS.index(state.choice["query"])
+        text = _prose(computed, 6, state)
+        difference = np.abs(model.OUTPUTS[qi] - shuffled[model.SHUFFLE.index(qi)]).max()
+        assert difference < 1e-12
+        assert model.vector_text(model.OUTPUTS[qi]) in text and "in both orders" in text
+    hint = _part(computed, 6, "hint")
+    assert '"The cat sat on the mat"' in hint and f'"{" ".join(TOKENS[i] for i in model.SHUFFLE)}"' in hint
+
+
+def test_every_cited_work_is_referenced_and_every_reference_cited(computed):  # noqa: F811
+    site, _, _ = computed
+    page = next(p for p in site.pages if p.slug == "self-attention")
+    text = _everything(computed)
+    cited = set(re.findall(r"([A-Z][\w-]+) et al\.,? \(?(\d{4})", text))
+    surnames = {(r.authors.split(",")[0].split()[-1], str(r.year)) for r in page.references}
+    assert cited <= surnames, cited - surnames
+    assert surnames <= cited, surnames - cited
+
+
+def test_negative_numbers_use_the_minus_sign(computed):  # noqa: F811
+    assert not re.search(r"(?<![\w/])-\d", _everything(computed))
