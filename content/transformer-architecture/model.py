@@ -290,6 +290,14 @@ def _clean(value):
     return 0.0 if abs(value) < 1e-12 else float(value)
 
 
+def _power_of_ten(value):
+    """1e-05 -> "10⁻⁵", for prose (the exponent with the minus sign)."""
+    exponent = round(math.log10(value))
+    assert math.isclose(value, 10.0 ** exponent), value
+    digits = str(exponent).replace("-", "⁻")
+    return "10" + digits.translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
 def layer_normalization(token="cat"):
     x = TOKEN_VECTORS[TOKENS.index(token)]
     y = layer_norm(x)
@@ -306,6 +314,7 @@ def layer_normalization(token="cat"):
             "largest_after": float(np.abs(y).max()),
             "width": TOY_WIDTH,
             "eps": EPS,
+            "eps_text": _power_of_ten(EPS),
             # The same in every state: for the hint.
             "lowest_mean": float(means.min()),
             "highest_mean": float(means.max()),
@@ -470,21 +479,21 @@ FAMILY_FACTS = {
     "Encoder–decoder": {
         "example": "T5, the original Transformer",
         "masks": "Decoder self-attention",
-        "use": "Translation, summarization",
+        "use": "Translation",
         "faded": [],
         "causal": [MASKED_BOX],
     },
     "Encoder-only": {
         "example": "BERT",
         "masks": "None",
-        "use": "Classification, tagging",
+        "use": "Classifying",
         "faded": DECODER_BOXES,
         "causal": [],
     },
     "Decoder-only": {
         "example": "GPT",
         "masks": "All self-attention",
-        "use": "Text generation",
+        "use": "Generation",
         # No encoder, so no cross-attention either (and no Add & Norm after it).
         "faded": ENCODER_BOXES + [CROSS_BOX, CROSS_BOX + 1],
         "causal": [MASKED_BOX],
