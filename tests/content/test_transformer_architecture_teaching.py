@@ -31,14 +31,21 @@ def _everything(computed):  # noqa: F811
     return explainer, " ".join(" ".join(parts).split())
 
 
-# Step 1: every part but the output keeps the width.
+# Step 1: between the embedding and the output, every part keeps n vectors of d_model.
 
-def test_step1_only_the_output_changes_the_width(computed, model):  # noqa: F811
-    widths = {part: model._part_shapes(part, 512)[1] for part in model.PARTS}
-    changed = [part for part, shape in widths.items() if not shape.endswith("×512")]
-    assert changed == [model.PARTS[-1]] == ["Output"]
+def test_step1_the_width_is_kept_between_embedding_and_output(computed, model):  # noqa: F811
+    rows = {state.choice["part"]: readouts for state, readouts, _ in every_state(computed, 1)}
+    assert list(rows) == model.PARTS
+    inner = model.PARTS[1:-1]
+    assert model.PARTS[0] == "Embedding" and model.PARTS[-1] == "Output"
+    for part in inner:
+        assert rows[part]["Output shape"] == "n×512", part
+        assert all(piece.strip().startswith(("n×512", "m×512"))
+                   for piece in rows[part]["Input shape"].replace(" and ", "+").split("+")), part
+    assert "×512" not in rows["Embedding"]["Input shape"] and rows["Output"]["Output shape"] != "n×512"
     hint = _part(computed, 1, "hint")
-    assert f"all {len(model.PARTS)} parts" in hint and "Only the last part changes the width" in hint
+    assert f"all {len(model.PARTS)} parts" in hint
+    assert "every part takes n vectors of 512 and hands on n vectors of 512" in hint
 
 
 def test_step1_counts_of_each_part(computed, model):  # noqa: F811
@@ -144,7 +151,12 @@ def test_step5_ratio_and_largest_share(computed, model):  # noqa: F811
     assert 3 < ratio < 4 and big["embeddings"] == 2 * base["embeddings"]
     layers_ratio = (big["encoder"] + big["decoder"]) / (base["encoder"] + base["decoder"])
     assert abs(layers_ratio - 4) < 0.01   # the layers do grow four times
-    assert f"{ratio:.1f} times larger, not four times" in _part(computed, 5, "hint")
+    assert f"makes the layers four times larger but the whole model only {ratio:.1f} times" in _part(computed, 5, "hint")
+    # The gaps to the paper, as the deeper paragraph states them.
+    deeper = _part(computed, 5, "deeper")
+    base_gap, big_gap = base["total"] / 1e6 - 65, big["total"] / 1e6 - 213
+    assert f"{abs(base_gap):.1f} million {'below' if base_gap < 0 else 'above'}" in deeper
+    assert f"{abs(big_gap):.1f} million {'below' if big_gap < 0 else 'above'} it for the big one" in deeper
     for state, readouts, prose in every_state(computed, 5):
         size = model.SIZES[state.choice["model"]]
         layers = state.choice["layers"]
