@@ -333,6 +333,7 @@ def layer_normalization(token="cat"):
 # ---------------------------------------------------------------------------
 
 TOY_FF = 4 * TOY_WIDTH
+FF_GRID = 8   # step 4 draws the hidden units in rows of 8
 FF_SEED = 4096
 
 _ff_rng = np.random.default_rng(FF_SEED)
@@ -378,6 +379,7 @@ def feed_forward_network(token="cat"):
             "active": active,
             "zeroed": TOY_FF - active,
             "toy_ff": TOY_FF,
+            "grid": FF_GRID,
             "toy_width": TOY_WIDTH,
             "active_share": active / TOY_FF,
             "largest": float(h.max()),
@@ -398,8 +400,11 @@ def feed_forward_network(token="cat"):
             "fewest_token": TOKENS[int(np.argmin(all_active))],
             "most_token": TOKENS[int(np.argmax(all_active))],
         },
-        "chart": {"x": [str(i + 1) for i in range(TOY_FF)], "y": np.round(h, 4).tolist(),
-                  "faded": [bool(v <= 0) for v in h]},
+        # The 64 units as an 8 × 8 grid, 8 to a row, each cell printed with its value:
+        # a zeroed unit reads 0. (64 bars would need 64 axis labels, too close on a phone.)
+        "chart": {"z": np.round(h.reshape(-1, FF_GRID), 4).tolist(),
+                  "x": [str(i + 1) for i in range(FF_GRID)],
+                  "y": [f"{r * FF_GRID + 1}–{(r + 1) * FF_GRID}" for r in range(TOY_FF // FF_GRID)]},
     }
 
 

@@ -157,12 +157,14 @@ def test_step3_layer_norm(computed):
 def test_step4_feed_forward(computed):
     rows = every_state(computed, 4)
     for state, readouts, prose in rows:
-        hidden = state.chart["y"]
+        grid = state.chart["z"]
+        hidden = [v for row in grid for v in row]          # the units, 8 to a row, in order
         active = sum(v > 0 for v in hidden)
         assert readouts == {"d_ff": "2,048", "Active units": str(active), "Parameters": "2,099,712"}
-        assert min(hidden) == 0 and 0 < active < len(hidden)
-        assert state.chart["faded"] == [v == 0 for v in hidden]   # the zeroed units are marked
-        assert f"{active} of the {len(hidden)}" in prose
+        assert min(hidden) == 0 and 0 < active < len(hidden)   # the zeroed units are there as zeros
+        assert len(hidden) == 64 and all(len(row) == 8 for row in grid)
+        assert state.chart["y"][0] == "1–8" and state.chart["y"][-1] == "57–64"
+        assert f"{active} of the {len(hidden)}" in prose and f"{len(hidden) - active} are exactly" in prose
         assert state.values["d_ff"] == 4 * state.values["d_model"]
 
 
