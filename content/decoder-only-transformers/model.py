@@ -379,8 +379,11 @@ def scale(model: str):
             "d_head": m["d_model"] // m["heads"] if m["d_model"] % m["heads"] == 0 else m["d_model"] / m["heads"],
             "block_estimate": estimate, "block_share": estimate / m["parameters"],
             "cache_numbers": cache_numbers, "cache_gb": cache_numbers * BYTES_PER_NUMBER / 1e9,
-            "growth": last["parameters"] / first["parameters"],
-            "deeper": last["layers"] / first["layers"], "wider": last["d_model"] / first["d_model"],
+            "block_millions": round(estimate / 1e6),
+            "growth": round(last["parameters"] / first["parameters"]),
+            "deeper": round(last["layers"] / first["layers"]), "wider": round(last["d_model"] / first["d_model"]),
+            "block_growth": round(block_parameters(last["layers"], last["d_model"])
+                                  / block_parameters(first["layers"], first["d_model"])),
         },
         "chart": {"x": MODEL_NAMES, "y": [math.log10(MODELS[n]["parameters"]) for n in MODEL_NAMES],
                   "text": [MODELS[n]["shown"] for n in MODEL_NAMES], "highlight": MODEL_NAMES.index(model)},
