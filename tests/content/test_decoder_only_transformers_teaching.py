@@ -145,3 +145,15 @@ def test_every_cited_work_is_referenced(page):
             continue
         assert re.search(rf"{surname} et al\.,? \(?(\d{{4}}; )?{year}", body) or \
             re.search(rf"{surname} et al\., \d{{4}}; {year}", body), (surname, year)
+
+
+def test_the_kv_cache_question_billions_and_gigabytes(page, model):  # noqa: F811
+    explainer, _, _ = page
+    assert "billions of numbers" in text(explainer.questions) and "gigabytes" in text(explainer.questions)
+    values = model.scale("GPT-3")["values"]
+    assert 1e9 <= values["cache_numbers"] < 1e12 and values["cache_gb"] >= 1
+
+
+def test_the_rest_outside_the_blocks_shrinks_as_models_grow(model):  # noqa: F811
+    shares = [model.scale(name)["values"]["block_share"] for name in model.MODEL_NAMES]
+    assert shares == sorted(shares) and all(0 < s < 1 for s in shares)
