@@ -195,6 +195,11 @@ def entropy_bits(p) -> float:
     return float(abs(-(p * np.log2(p)).sum()))
 
 
+def word_name(word: str) -> str:
+    """How the prose names a token: the full stop by name, since "." alone reads as punctuation."""
+    return "the full stop (.)" if word == END else word
+
+
 def context_text(length: int) -> str:
     return " ".join(TOKENS[:length])
 
@@ -261,6 +266,7 @@ def next_token(context: int):
             "corpus_probability": truth.get(VOCAB[top], 0.0),
             "vocab_size": len(VOCAB), "top_n": TOP_N,
             "top_is_true": VOCAB[top] == true_next,
+            "top_name": word_name(VOCAB[top]), "true_name": word_name(true_next),
         },
         "chart": {"x": [VOCAB[i] for i in order], "y": p[order].tolist(), "highlight": 0},
     }
