@@ -42,7 +42,7 @@ def choose(section, control, index):
         return True
     group = section.get_by_role("group", name=control.label, exact=True)
     name = button_texts(control)[index]
-    group.get_by_role("button", name=re.compile(rf"^{re.escape(name)}\b")).click()
+    group.get_by_role("button", name=name, exact=True).click()
     pressed = group.get_by_role("button", pressed=True)
     assert pressed.count() == 1 and pressed.inner_text().startswith(name)
     return True
