@@ -285,3 +285,12 @@ def test_a_build_whose_copy_would_be_broken_fails_naming_the_page(tmp_site, tmp_
     with pytest.raises(BuildError, match=r"^coin-flips/index\.html:\d+: single-file copy: <img src=\.\./assets/"
                                          r"missing\.png alt=''> refers to assets/missing\.png, which is not in the build$"):
         build(tmp_site(), tmp_path / "build", themes, "quirky")
+
+
+def test_a_link_that_goes_keeps_no_attribute_that_needs_it():
+    page = ('<!doctype html><html><head><title>t</title></head><body>'
+            '<a href="../next/index.html" rel="next" target="_blank">Next</a> <a href="#x" rel="bookmark">x</a>'
+            '</body></html>')
+    html = single_file(page, "topic/index.html", {"topic/index.html": page.encode()})
+    assert "<a>Next</a>" in html  # the text stays; href, rel and target go together
+    assert '<a href="#x" rel="bookmark">x</a>' in html  # a link that stays keeps its attributes

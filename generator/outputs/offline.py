@@ -130,6 +130,10 @@ def data_uri(path: str, content: bytes) -> str:
     return f"data:{kind};base64,{base64.b64encode(content).decode('ascii')}"
 
 
+# Attributes that HTML allows on <a> and <area> only together with an href.
+_LINK_ONLY = frozenset({"rel", "target", "download", "hreflang", "type", "ping", "referrerpolicy"})
+
+
 @dataclass(frozen=True)
 class _Attribute:
     """One attribute of a start tag, and where it stands in the tag's text."""
@@ -351,12 +355,14 @@ class _Copy(_Walk):
         self._edits.append((at, at + len(text), f"<style{kept_attributes}>{style_text(css)}</style>"))
 
     def _rewrite_references(self, text: str, attributes: list[_Attribute], at: int):
+        values = {id(a): self._reference(a, text, at) for a in attributes if a.name in _REFERENCES}
+        # A link to a page that is not beside the copy loses its href: the attributes that
+        # only mean something on a link (rel="next", download...) go with it, as HTML asks.
+        unlinked = any(values.get(id(a)) == "" for a in attributes if a.name == "href")
         pieces, last = [], 0
         for attribute in attributes:
-            if attribute.name not in _REFERENCES:
-                continue
-            value = self._reference(attribute, text, at)
-            if value is None:
+            value = values.get(id(attribute))
+            if value is None and not (unlinked and attribute.name in _LINK_ONLY):
                 continue
             if value:
                 pieces += (text[last:attribute.begin], f'{attribute.written_name(text)}="{value}"')
