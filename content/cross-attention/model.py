@@ -245,16 +245,19 @@ DIAGRAM_BOXES = [
     "Source: the black cat is sleeping",   # 0
     "Encoder stack",                       # 1
     "Encoder output",                      # 2
-    "Target so far: [start] le chat noir",  # 3
-    "Masked self-attention",               # 4
-    "K = encoder output · W_K",            # 5
-    "V = encoder output · W_V",            # 6
-    "Q = decoder state · W_Q",             # 7
-    "Cross-attention",                     # 8
+    "K (keys)",                            # 3
+    "V (values)",                          # 4
+    "Target so far: [start] le chat noir",  # 5
+    "Masked self-attention",               # 6
+    "Decoder state",                       # 7
+    "Q (queries)",                         # 8
+    "Cross-attention",                     # 9
 ]
-DIAGRAM_AT = [[0, 4, 2], [0, 3, 2], [0, 2, 2], [2, 4, 2], [2, 3, 2], [0, 1], [1, 1], [2, 1, 2], [0, 0, 4]]
-DIAGRAM_ARROWS = [[0, 1], [1, 2], [2, 5], [2, 6], [3, 4], [4, 7], [5, 8], [6, 8], [7, 8]]
-DIAGRAM_PATHS = {"Q": [3, 4, 7, 8], "K": [0, 1, 2, 5, 8], "V": [0, 1, 2, 6, 8]}
+# [column, row] or [column, row, width]; row 0 is the top of the diagram.
+DIAGRAM_AT = [[0, 4, 2], [0, 3, 2], [0, 2, 2], [0, 1], [1, 1], [2, 4, 2], [2, 3, 2], [2, 2, 2], [2, 1, 2],
+              [0, 0, 4]]
+DIAGRAM_ARROWS = [[0, 1], [1, 2], [2, 3], [2, 4], [5, 6], [6, 7], [7, 8], [3, 9], [4, 9], [8, 9]]
+DIAGRAM_PATHS = {"Q": [5, 6, 7, 8, 9], "K": [0, 1, 2, 3, 9], "V": [0, 1, 2, 4, 9]}
 
 
 def _projection_shape(matrix):
