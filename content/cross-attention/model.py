@@ -420,6 +420,7 @@ def beyond_translation(word="cat"):
             "patches": GRID * GRID,
             "grid": GRID,
             "uniform_weight": 1 / (GRID * GRID),
+            "n_words": len(CAPTION),
             "broadest_word": broadest,
             "broadest_weight": spread[broadest],
             "sat_grid": SHOW_ATTEND_TELL_GRID,

@@ -31,7 +31,9 @@ def computed():
 
 
 def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+    """The text a reader sees: tags dropped, spaces normalised, none before punctuation."""
+    text = " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+    return re.sub(r"\( ", "(", re.sub(r" ([,.;:)])", r"\1", text))
 
 
 def states_of(computed, number):
