@@ -150,6 +150,8 @@ def crossing(tops, i):
 
 def _join(words):
     words = list(words)
+    if not words:
+        return ""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -338,6 +340,9 @@ def two_kinds(attention="Self"):
 # ---------------------------------------------------------------------------
 
 
+ALSO_FROM = 0.1   # step 4 names the other source words with at least this weight
+
+
 def alignment(head=1, target="chat"):
     weights = CROSS_WEIGHTS[head - 1]
     ti = TARGET.index(target)
@@ -360,6 +365,8 @@ def alignment(head=1, target="chat"):
             "target_position": ti + 1,
             "source_position": tops[ti] + 1,
             "spread": float(1 - row.max()),
+            # The other source words that get a tenth of the weight or more, largest first.
+            "also_words": _join(SOURCE[j] for j in np.argsort(-row, kind="stable")[1:] if row[j] >= ALSO_FROM),
             "crossing_words": _join(TARGET[i] for i in range(len(TARGET)) if crossing(tops, i)),
             # The same in every state: both heads' crossings and sharpness.
             "swapped_a": SWAPPED[0],
