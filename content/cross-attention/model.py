@@ -16,7 +16,9 @@ The model is one cross-attention layer with two heads, written out in numpy:
   (ALIGNMENT_SCORES); each head's query projection W_Q is then solved so that
   its queries, dotted with its keys and scaled by 1/√d_k, give exactly those
   scores. Nothing here was trained: a real model learns W_Q, W_K and W_V from
-  data, and its alignments come out softer and messier than these.
+  data, and its alignments come out softer and messier than these. Step 1
+  states what the hand does: with a W_Q drawn at random (W_Q_RANDOM), the
+  same head's weights say nothing about the translation.
 
 Step 3's decoder self-attention uses the same decoder states with random
 projections and a causal mask. Step 5's image is a hand-set 3 × 3 grid of
@@ -54,6 +56,9 @@ HEAD_NAMES = ["Word", "Phrase"]            # step 4's button details
 
 # The head steps 1 and 3 show (step 4 adds the other one).
 MAIN_HEAD = 1
+
+# Which source words each target word translates (what "finds the translation" means).
+TRANSLATES = {"le": ("the",), "chat": ("cat",), "noir": ("black",), "dort": ("is", "sleeping")}
 
 # Step 1's worked example: the target word that one source word cannot cover.
 SPLIT_WORD = "dort"
@@ -99,6 +104,9 @@ W_K_SELF = _rng.standard_normal((D_MODEL, D_K)) / math.sqrt(D_MODEL)
 # What the decoder's self-attention reads at each position: the embedding of
 # its input word (the shifted target), drawn like the rest.
 DECODER_INPUT_EMBEDDINGS = _rng.standard_normal((len(DECODER_INPUTS), D_MODEL))
+# The counterfactual step 1 states: query projections drawn at random like
+# W_K and W_V, in place of the solved ones, as an untrained layer would start.
+W_Q_RANDOM = _rng.standard_normal((HEADS, D_MODEL, D_K)) / math.sqrt(D_MODEL)
 
 # ---------------------------------------------------------------------------
 # Small pure helpers (tested on their own)
@@ -173,6 +181,9 @@ CROSS_WEIGHTS = np.stack([attention_weights(QUERIES[h], KEYS[h]) for h in range(
 # Each head's output: one d_v-wide vector per target position.
 CROSS_OUTPUT = CROSS_WEIGHTS @ VALUES                                   # (heads, 4, d_v)
 
+# The same head with a random W_Q: what the weights look like without the hand-set scores.
+RANDOM_WEIGHTS = np.stack([attention_weights(DECODER_STATES @ W_Q_RANDOM[h], KEYS[h]) for h in range(HEADS)])
+
 # The decoder's masked self-attention: a 4 × 4 matrix over its own inputs.
 SELF_MASK = causal_mask(len(TARGET))
 SELF_WEIGHTS = attention_weights(DECODER_INPUT_EMBEDDINGS @ W_Q_SELF, DECODER_INPUT_EMBEDDINGS @ W_K_SELF,
@@ -211,6 +222,8 @@ def looking_across(target="chat"):
     split = weights[TARGET.index(SPLIT_WORD)]
     a, b = (SOURCE.index(w) for w in SPLIT_SOURCES)
     split_top = a if split[a] >= split[b] else b
+    random = RANDOM_WEIGHTS[MAIN_HEAD - 1]
+    random_tops = [SOURCE[int(i)] for i in random.argmax(axis=1)]
     return {
         "values": {
             "target": target,
@@ -231,6 +244,11 @@ def looking_across(target="chat"):
             "split_top_weight": float(split[split_top]),
             "split_pair_weight": float(split[a] + split[b]),
             "distinct_tops": len(set(top_sources(MAIN_HEAD))),
+            # Without the hand-set scores: the same head with a random W_Q.
+            "random_top": random_tops[ti],
+            "random_weight": float(random[ti].max()),
+            "random_hit": random_tops[ti] in TRANSLATES[target],
+            "random_hits": sum(top in TRANSLATES[w] for w, top in zip(TARGET, random_tops)),
         },
         "chart": {"x": SOURCE, "y": [float(w) for w in np.round(row, 4)], "highlight": top,
                   "text": [f"{w:.2f}" for w in row]},

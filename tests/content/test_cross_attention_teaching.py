@@ -52,6 +52,25 @@ def test_step1_names_the_top_two_source_words(computed, model):  # noqa: F811
             assert f"goes to {top}, the word that {state.choice['target']} translates" in prose
 
 
+def test_step1_states_what_a_random_query_projection_would_do(computed, model):  # noqa: F811
+    """The counterfactual of the hand-set scores: W_Q drawn at random, as untrained."""
+    import math
+    hits = 0
+    for state, _, prose in states_of(computed, 1):
+        target = state.choice["target"]
+        ti = model.TARGET.index(target)
+        q = model.DECODER_STATES[ti] @ model.W_Q_RANDOM[model.MAIN_HEAD - 1]
+        k = model.ENCODER_OUTPUT @ model.W_K[model.MAIN_HEAD - 1]
+        w = np.exp(q @ k.T / math.sqrt(len(q)))
+        w /= w.sum()
+        top = model.SOURCE[int(np.argmax(w))]
+        hits += top in model.TRANSLATES[target]
+        assert f"would look hardest at {top} ({w.max():.2f})" in prose
+        assert ("its translation, by luck" in prose) == (top in model.TRANSLATES[target])
+    for _, _, prose in states_of(computed, 1):
+        assert (f"translation of {hits} of the 4" in prose) if hits else ("translation of none of the 4" in prose)
+
+
 def test_step1_hint_counts_distinct_top_words(computed, model):  # noqa: F811
     tops = {int(np.argmax(r)) for r in model.CROSS_WEIGHTS[model.MAIN_HEAD - 1]}
     hint = _part(computed, 1, "hint")
