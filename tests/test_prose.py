@@ -122,3 +122,12 @@ def test_an_authors_private_use_characters_are_left_alone(tmp_site):
     step = WORDS_STEP.replace("{{ word }} has", "\ue000{{ word }}\ue001 has")
     prose = state_prose(tmp_site, step)
     assert prose["0"].startswith("<p>\ue000plain\ue001 has")
+
+
+def test_a_negative_number_printed_as_it_is_has_the_minus_sign():
+    from generator.render.prose import text_renderer
+    from generator.render.templating import compile_string
+
+    text = text_renderer()
+    assert compile_string(text.text_env, "{{ a }} and {{ b }}").render(a=-0.5, b=3) == "\u22120.5 and 3"
+    assert compile_string(text.html_env, "{{ a }}").render(a=-2) == "\u22122"  # no slots: the value itself

@@ -25,6 +25,7 @@ from ..cache.disk import digest, kept
 from ..errors import ContentError, Problem
 from ..kinds import kind_of
 from ..load.content import Site
+from ..compute.formats import signed
 from .templating import make_env
 
 # "extra" and "sane_lists", given as objects: naming them makes Markdown scan
@@ -66,6 +67,7 @@ _MARKER = re.compile("\ue000(\\d+)\ue001")
 
 @jinja2.pass_context
 def _to_slot(context, value):
+    value = _shown(value)
     slots = context.get(_SLOTS)
     if slots is None:
         return value
@@ -85,10 +87,17 @@ class TextRenderer:
     marker: re.Pattern = _MARKER
 
 
+def _shown(value):
+    """A number printed as it is ({{ value }}, no filter): negative with the minus sign (−)."""
+    if type(value) in (int, float) and value < 0:
+        return signed(str(value))
+    return value
+
+
 def text_renderer(cache: BuildCache | None = None) -> TextRenderer:
     templates = cache.memo("templates") if cache else None
     return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates),
-                        make_env(autoescape=False, memory=templates), markdown_renderer(cache))
+                        make_env(autoescape=False, finalize=_shown, memory=templates), markdown_renderer(cache))
 
 
 def markdown_renderer(cache: BuildCache | None = None) -> MarkdownRenderer:

@@ -34,10 +34,11 @@ def chart_payload(steps: list[StepStates], labels: dict) -> ChartPayload:
 
 def _step_charts(computed: StepStates, figures: list[dict[str, dict]], tables: list[dict[str, dict]],
                  pool: "Pool") -> dict:
-    shared_layouts = []
+    shared_layouts = []  # per chart, what its layout is in every state
     for chart_figures in figures:
         layouts = [chart_figures[s.key]["layout"] for s in computed.states]
-        shared_layouts.append({k: v for k, v in layouts[0].items() if all(layout.get(k) == v for layout in layouts[1:])})
+        shared_layouts.append({k: v for k, v in layouts[0].items()
+                               if all(layout.get(k) == v for layout in layouts[1:])})
     states = {}
     for state in computed.states:
         charts = []

@@ -153,10 +153,11 @@ def figure(chart, data: dict) -> dict:
         if any(faded) or pattern:
             marker["pattern"] = {"shape": ["/" if f else pattern for f in faded], "fgcolor": MARK,
                                  "fgopacity": 0.5, "size": 6, "fillmode": "overlay"}
+        # The hover text is made here, as the table's cells are: with the minus sign,
+        # which Plotly's own number format leaves a hyphen.
         trace = {"type": "bar", "marker": marker, "cliponaxis": False,
-                 "customdata": [str(label) for label in x],
-                 "hovertemplate": "%{customdata}: %{" + ("x" if horizontal else "y") + "}<extra>"
-                                  + (str(names[index]) if several else "") + "</extra>"}
+                 "customdata": [f"{label}: {number_cell(v, chart.y_format)}" for label, v in zip(x, values)],
+                 "hovertemplate": "%{customdata}<extra>" + (str(names[index]) if several else "") + "</extra>"}
         trace.update({"x": values, "y": positions, "orientation": "h"} if horizontal else {"x": positions, "y": values})
         if several:
             trace["name"] = str(names[index])

@@ -146,7 +146,7 @@ def figure(chart, data: dict) -> dict:
                        "y0": top, "y1": top, "line": {"width": 0},
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
                                  "font": {"size": 12}, "textposition": "top center", "yanchor": "bottom",
-                                 "padding": 4}})
+                                 "padding": 9}})  # clear of the chosen matrix's outline
         if data.get("highlight_row") is not None and emphasised:
             shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
     if selected is not None:
@@ -170,7 +170,7 @@ def declared_range_or(chart, grids, masks) -> list[float]:
 
 _MAX_COLUMNS = 4
 _PHONE_WIDTH = 260   # the plot's width on a 360 px phone, in pixels
-_TITLE_PIXELS = 34   # room for a title of two lines over each matrix
+_TITLE_PIXELS = 40   # room for a title of two lines over each matrix
 
 
 @functools.lru_cache(maxsize=1024)

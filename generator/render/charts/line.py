@@ -107,7 +107,12 @@ def figure(chart, data: dict) -> dict:
                  "x": positions, "y": rounded(values),
                  "line": {"color": CATEGORICAL[index % len(CATEGORICAL)], "width": 4 if thick else 2.5,
                           "dash": _DASHES[index % len(_DASHES)]},
-                 "marker": {"size": 5}, "hovertemplate": "%{x}: %{y:.2f}<extra></extra>"}
+                 "marker": {"size": 5},
+                 # Made here, with the minus sign (Plotly's number format writes a hyphen).
+                 "customdata": [f"{minus(f'{p:g}') if is_number(p) else p}: {number_cell(v, chart.y_format)}"
+                                for p, v in zip(x, values)],
+                 "hovertemplate": "%{customdata}<extra>" + (str(names[index]) if names is not None else "")
+                                  + "</extra>"}
         if names is not None:
             trace["name"] = str(names[index])
         traces.append(trace)
