@@ -1,0 +1,223 @@
+"""What the cross-attention page teaches, checked against the data.
+
+Each test recomputes from the toy model what a sentence of the page claims,
+without going through the values the step functions return, and checks that
+the rendered text says that and nothing else."""
+import re
+
+import numpy as np
+import pytest
+
+from .test_cross_attention_figures import _text, computed, state_for, states_of  # noqa: F401
+from .test_cross_attention_model import model  # noqa: F401
+
+
+def _part(computed, number, part):  # noqa: F811
+    _, _, prose = computed
+    return _text(getattr(prose[number - 1], part))
+
+
+def _everything(computed):  # noqa: F811
+    site, steps, prose = computed
+    explainer = next(e for e in site.pages if e.slug == "cross-attention")
+    parts = [explainer.intro, explainer.key_ideas, explainer.questions]
+    for texts in prose:
+        parts += [_text(html) for html, summary in texts.states.values()]
+        parts += [summary for html, summary in texts.states.values()]
+        parts += [_text(texts.hint), _text(texts.deeper)]
+    return explainer, " ".join(" ".join(parts).split())
+
+
+def _top_two(row, words):
+    order = np.argsort(-np.asarray(row), kind="stable")
+    return words[order[0]], words[order[1]]
+
+
+# Step 1
+
+def test_step1_names_the_top_two_source_words(computed, model):  # noqa: F811
+    for state, _, prose in states_of(computed, 1):
+        ti = model.TARGET.index(state.choice["target"])
+        row = model.CROSS_WEIGHTS[model.MAIN_HEAD - 1][ti]
+        top, second = _top_two(row, model.SOURCE)
+        assert f"{row.max():.2f}" in prose
+        assert f"{np.sort(row)[-2]:.2f}" in prose and second in prose and top in prose
+        rest = 1 - np.sort(row)[-1] - np.sort(row)[-2]
+        assert f"remaining {rest:.2f}" in prose
+        if state.choice["target"] == "dort":
+            # The one French verb draws on both English words: they are its top two.
+            assert {top, second} == {"is", "sleeping"}
+            assert "No single word carries" in prose
+        else:
+            assert f"goes to {top}, the word that {state.choice['target']} translates" in prose
+
+
+def test_step1_states_what_a_random_query_projection_would_do(computed, model):  # noqa: F811
+    """The counterfactual of the hand-set scores: W_Q drawn at random, as untrained."""
+    import math
+    hits = 0
+    for state, _, prose in states_of(computed, 1):
+        target = state.choice["target"]
+        ti = model.TARGET.index(target)
+        q = model.DECODER_STATES[ti] @ model.W_Q_RANDOM[model.MAIN_HEAD - 1]
+        k = model.ENCODER_OUTPUT @ model.W_K[model.MAIN_HEAD - 1]
+        w = np.exp(q @ k.T / math.sqrt(len(q)))
+        w /= w.sum()
+        top = model.SOURCE[int(np.argmax(w))]
+        hits += top in model.TRANSLATES[target]
+        assert f"would look hardest at {top} ({w.max():.2f})" in prose
+        assert ("its translation, by luck" in prose) == (top in model.TRANSLATES[target])
+    for _, _, prose in states_of(computed, 1):
+        assert (f"translation of {hits} of the 4" in prose) if hits else ("translation of none of the 4" in prose)
+
+
+def test_step1_hint_counts_distinct_top_words(computed, model):  # noqa: F811
+    tops = {int(np.argmax(r)) for r in model.CROSS_WEIGHTS[model.MAIN_HEAD - 1]}
+    hint = _part(computed, 1, "hint")
+    assert f"lands on {len(tops)} different source words" in hint
+    dort = model.CROSS_WEIGHTS[0][model.TARGET.index("dort")]
+    a, b = dort[model.SOURCE.index("is")], dort[model.SOURCE.index("sleeping")]
+    assert f"is {max(a, b):.2f}" in hint and f"together hold {a + b:.2f}" in hint
+
+
+def test_step1_says_the_toy_is_hand_set(computed):  # noqa: F811
+    for _, _, prose in states_of(computed, 1):
+        assert "set by hand" in prose
+
+
+# Step 2
+
+def test_step2_rows_of_each_matrix(computed, model):  # noqa: F811
+    for state, _, prose in states_of(computed, 2):
+        matrix = state.choice["matrix"]
+        words = model.TARGET if matrix == "Q" else model.SOURCE
+        assert ", ".join(words[:-1]) + " and " + words[-1] in prose
+        assert ("decoder" if matrix == "Q" else "encoder") in prose.split(".")[0]
+        # 4 queries against 5 keys: a 4×5 matrix, and an output of one d_v-wide row per query.
+        assert f"{len(model.TARGET)} queries with {len(model.SOURCE)} keys" in prose
+        assert f"{len(model.TARGET)}×{len(model.SOURCE)} matrix" in prose
+        assert f"{model.CROSS_OUTPUT.shape[1]}×{model.CROSS_OUTPUT.shape[2]}" in prose
+
+
+def test_step2_keys_and_values_share_the_encoders_path(computed, model):  # noqa: F811
+    paths = model.DIAGRAM_PATHS
+    assert paths["K"][:-2] == paths["V"][:-2] and paths["K"][-2] != paths["V"][-2]
+    assert not set(paths["Q"][:-1]) & set(paths["K"])
+    assert "part only at their own projections" in _part(computed, 2, "hint")
+
+
+# Step 3
+
+def test_step3_counts_of_masked_cells(computed, model):  # noqa: F811
+    n = len(model.TARGET)
+    masked = n * (n - 1) // 2
+    state, _, prose = state_for(computed, 3, attention="Self")
+    assert f"{masked} of its {n * n} cells are masked" in prose
+    assert f"sees only {model.START} and gives it a weight of 1.00" in prose
+    assert model.SELF_WEIGHTS[0, 0] == pytest.approx(1)
+    assert f"writes {model.TARGET[-1]} sees [start], le, chat and noir" in prose
+    _, _, cross = state_for(computed, 3, attention="Cross")
+    assert f"none of its {n * len(model.SOURCE)} cells is masked" in cross
+    assert f"all {len(model.SOURCE)} source words" in cross
+    assert f"the {masked} masked cells" in _part(computed, 3, "hint")
+    assert f"writes {model.TARGET[-1]} reads {model.TARGET[-2]}" in _part(computed, 3, "deeper")
+
+
+# Step 4
+
+def test_step4_crossing_sentences_follow_the_weights(computed, model):  # noqa: F811
+    for state, readouts, prose in states_of(computed, 4):
+        head, target = state.choice["head"], state.choice["target"]
+        tops = [int(i) for i in model.CROSS_WEIGHTS[head - 1].argmax(axis=1)]
+        ti = model.TARGET.index(target)
+        crossed = [model.TARGET[j] for j in (ti - 1, ti + 1)
+                   if 0 <= j < len(tops) and (j - ti) * (tops[j] - tops[ti]) < 0]
+        assert readouts["Crossing"] == ("Yes" if crossed else "No")
+        if crossed:
+            assert f"crosses its neighbour {crossed[0]}" in prose
+            assert f"whose top word is {model.SOURCE[tops[model.TARGET.index(crossed[0])]]}" in prose
+        else:
+            assert "keeps the order of its neighbours" in prose
+        assert "set by hand" in prose
+        row = model.CROSS_WEIGHTS[head - 1][ti]
+        spread = 1 - row.max()
+        assert f"{spread:.2f}" in prose
+        # "most of it on X and Y": the other words with a tenth or more, and they hold most of the rest.
+        others = [j for j in np.argsort(-row, kind="stable")[1:] if row[j] >= 0.1]
+        named = [model.SOURCE[j] for j in others]
+        # "one clear peak" only where the top word holds at least half of the row.
+        assert ("one clear peak" in prose) == (head == 1 and row.max() >= 0.5)
+        if "one clear peak" in prose:
+            continue
+        assert f"most of it on {named[0] if len(named) == 1 else ', '.join(named[:-1]) + ' and ' + named[-1]}." \
+            in prose
+        assert sum(row[j] for j in others) > spread / 2
+
+
+def test_step4_hint_compares_the_heads(computed, model):  # noqa: F811
+    a, b = model.CROSS_WEIGHTS
+    agree = int((a.argmax(axis=1) == b.argmax(axis=1)).sum())
+    hint = _part(computed, 4, "hint")
+    if agree == len(model.TARGET):
+        assert f"agree on the top source word of all {agree} target words" in hint
+    else:
+        assert f"agree for {agree} of the {len(model.TARGET)} target words" in hint
+    sharp, soft = a.max(axis=1).mean(), b.max(axis=1).mean()
+    assert sharp > soft  # "Head 1's peaks hold more than Head 2's"
+    assert f"{sharp:.2f}" in hint and f"only {soft:.2f}" in hint
+
+
+def test_step4_word_head_is_sharper_than_phrase_head_in_every_row(model):  # noqa: F811
+    assert model.HEAD_NAMES == ["Word", "Phrase"]
+    assert (model.CROSS_WEIGHTS[0].max(axis=1) > model.CROSS_WEIGHTS[1].max(axis=1)).all()
+
+
+# Step 5
+
+def test_step5_top_patches_and_the_broadest_word(computed, model):  # noqa: F811
+    peaks = {}
+    for state, readouts, prose in states_of(computed, 5):
+        word = state.choice["word"]
+        w = model.softmax_rows(model.PATCH_FEATURES.reshape(9, 3) @ model.CAPTION_QUERIES[model.CAPTION.index(word)])
+        r, c = divmod(int(np.argmax(w)), 3)
+        peaks[word] = w.max()
+        assert f"row {r + 1}, column {c + 1}" in prose
+        features = model.PATCH_FEATURES[r, c]
+        if word == "cat":
+            assert features[0] == model.PATCH_FEATURES[..., 0].max()        # the most cat
+        if word == "mat":
+            assert features[1] == model.PATCH_FEATURES[..., 1].max() and features[0] == 0   # the mat alone
+        if word == "on":
+            assert features[0] > 0 and features[1] > 0                      # cat and mat together
+        if word == "a":
+            assert w.max() < 2 / 9                                           # close to the even 1/9
+            assert "close to the even 0.11" in prose
+        assert "set by hand" in prose
+    broadest = min(peaks, key=peaks.get)
+    assert f"Click the {len(model.CAPTION)} words in turn" in _part(computed, 5, "hint")
+    assert f"broadest to {broadest}, whose top patch gets only {peaks[broadest]:.2f}" in _part(computed, 5, "hint")
+    assert sorted(peaks, key=peaks.get)[-2:] == sorted(["cat", "mat"], key=peaks.get)  # "the nouns" are sharpest
+
+
+# The whole page
+
+def test_every_cited_work_is_referenced(computed):  # noqa: F811
+    explainer, text = _everything(computed)
+    text = text.replace("Bahdanau, Cho and Bengio", "Bahdanau et al.")
+    cited = set(re.findall(r"([A-Z][A-Za-z]+)(?: et al\.)?,? \(?((?:19|20)\d\d)\)?", text))
+    cited = {(name, int(year)) for name, year in cited}
+    surnames = {(ref.authors.split(",")[0].split()[-1], ref.year) for ref in explainer.references}
+    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
+    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+
+
+def test_no_ascii_minus_before_numbers(computed):  # noqa: F811
+    _, text = _everything(computed)
+    assert not re.search(r"(?<![\w-])-\d", text)
+    assert "−∞" in text  # the mask's −∞ uses the minus sign
+
+
+def test_sentences_are_not_run_together(computed):  # noqa: F811
+    """A block tag at a line end swallows the newline: no 'word.Next' anywhere."""
+    _, text = _everything(computed)
+    assert not re.search(r"[a-z0-9)][.:;,!?][A-Z]", text), re.findall(r".{20}[a-z0-9)][.:;,!?][A-Z].{20}", text)
