@@ -237,6 +237,18 @@ def offset_dot(offset):
     return float(np.cos(offset * OMEGA).sum())
 
 
+def _first_dip_and_bump():
+    """The first local minimum of Σᵢ cos(k·ωᵢ) over k = 1, 2, ..., and the local maximum after it:
+    the dot product does not fall steadily with the distance."""
+    dots = [offset_dot(k) for k in range(N_POSITIONS)]
+    dip = next(k for k in range(1, N_POSITIONS - 1) if dots[k] < dots[k - 1] and dots[k] < dots[k + 1])
+    bump = next(k for k in range(dip + 1, N_POSITIONS - 1) if dots[k] > dots[k - 1] and dots[k] > dots[k + 1])
+    return dip, bump
+
+
+DIP, BUMP = _first_dip_and_bump()
+
+
 def relative_offsets(position, offset):
     dots = PE @ PE[position]
     target = position + offset
@@ -257,6 +269,8 @@ def relative_offsets(position, offset):
             # The same in every state:
             "dot_1": offset_dot(OFFSETS[0]), "dot_8": offset_dot(OFFSETS[-1]),
             "half_d": D_MODEL // 2, "pairs": N_PAIRS,
+            "dip": DIP, "dip_dot": offset_dot(DIP), "bump": BUMP, "bump_dot": offset_dot(BUMP),
+            "fast_wavelength": wavelength(0),
         },
         "chart": {
             "x": POSITIONS, "y": dots, "rule": target, "rule_label": f"pos + offset = {target}",
