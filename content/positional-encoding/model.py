@@ -46,6 +46,7 @@ WORDS = ["dog", "bites", "man"]                       # one embedding each, rows
 
 # Published sizes quoted in the prose (not part of the toy).
 BERT_POSITIONS = 512      # Devlin et al. 2019: sequences of at most 512 tokens, one learned row each
+BERT_BASE_WIDTH = 768     # Devlin et al. 2019: BERT-base, H = 768
 GPT2_POSITIONS = 1024     # Radford et al. 2019: context of 1,024 tokens
 PAPER_D_MODEL = 512       # Vaswani et al. 2017: the base model's width
 
@@ -183,11 +184,11 @@ def waves(pair):
     return {
         "values": {
             "d_model": D_MODEL, "pair": pair, "frequency": significant(w), "omega": w,
-            "wavelength": wavelength(pair), "dim_sin": 2 * pair, "dim_cos": 2 * pair + 1,
+            "wavelength": wavelength(pair), "wavelength_text": f"{wavelength(pair):,.2f}", "dim_sin": 2 * pair, "dim_cos": 2 * pair + 1,
             "cycles": N_POSITIONS / wavelength(pair),
             # The same in every state (for the hint and the deeper part):
             "ratio": wavelength(1) / wavelength(0), "shortest": wavelength(0), "longest": longest,
-            "limit": 2 * math.pi * BASE, "n_pairs": N_PAIRS, "last_pair": N_PAIRS - 1,
+            "limit": 2 * math.pi * BASE, "limit_text": f"{2 * math.pi * BASE:,.2f}", "longest_text": f"{longest:,.2f}", "n_pairs": N_PAIRS, "last_pair": N_PAIRS - 1,
             "n_positions": N_POSITIONS, "last_position": N_POSITIONS - 1,
             "paper_d_model": PAPER_D_MODEL, "paper_pairs": PAPER_D_MODEL // 2,
         },
@@ -333,8 +334,16 @@ def mean_at_distance(matrix, distances):
     return float(np.mean([matrix[m, p] for m in range(n) for p in range(n) if abs(m - p) in distances]))
 
 
+def relative_schemes():
+    """The schemes whose similarity depends on the offset alone (every diagonal one value)."""
+    return [s for s in SCHEMES if diagonal_spread(similarity(s)) < 1e-9]
+
+
 PARAMETERS = {"Sinusoidal": 0, "Learned": N_POSITIONS * D_MODEL, "Rotary": 0}
 WHERE = {"Sinusoidal": "added to the input", "Learned": "added to the input", "Rotary": "rotates queries and keys"}
+
+
+RELATIVE = relative_schemes()
 
 
 def schemes(scheme):
@@ -348,11 +357,13 @@ def schemes(scheme):
             "far": mean_at_distance(matrix, far), "far_from": min(far),
             "diagonal_spread": diagonal_spread(matrix),
             "symmetric": yes_no(float(np.abs(matrix - matrix.T).max()) < 1e-9),
-            "ahead": float(matrix[0, 1]), "behind": float(matrix[1, 0]), "self": float(matrix[0, 0]),
+            "ahead": float(matrix[0, 1]), "behind": float(matrix[1, 0]), "self_similarity": float(matrix[0, 0]),
             # The same in every state:
             "n_positions": N_POSITIONS, "d_model": D_MODEL, "table": PARAMETERS["Learned"],
             "bert_positions": BERT_POSITIONS, "gpt2_positions": GPT2_POSITIONS,
-            "bert_table": BERT_POSITIONS * 768,
+            "bert_table": BERT_POSITIONS * BERT_BASE_WIDTH, "bert_width": BERT_BASE_WIDTH,
+            "relative_count": len(RELATIVE), "scheme_count": len(SCHEMES), "relative_names": " and ".join(s.lower() for s in RELATIVE),
+            "absolute_names": " and ".join(s.lower() for s in SCHEMES if s not in RELATIVE),
         },
         "chart": {
             "z": matrix, "x": [str(p) for p in POSITIONS], "y": [str(p) for p in POSITIONS],

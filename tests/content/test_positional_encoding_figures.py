@@ -104,7 +104,7 @@ def test_step2_every_pair(pe_states):  # noqa: F811
         assert readouts["d_model"] == "16" and readouts["Pair"] == str(i)
         assert readouts["Frequency"] == f"{omega:#.4g}"
         assert len(readouts["Frequency"].lstrip("0.").replace(".", "")) == 4  # four significant digits
-        assert readouts["Wavelength"] == f"{2 * math.pi / omega:.2f}"
+        assert readouts["Wavelength"] == f"{2 * math.pi / omega:,.2f}"
         chart = state.chart
         assert chart["series"] == ["sin", "cos"] and chart["x"] == list(range(32))
         assert np.allclose(chart["y"][0], np.sin(np.arange(32) * omega))

@@ -80,6 +80,7 @@ def test_step2_claims(pe_states, model):  # noqa: F811
         i = state.choice["pair"]
         cycles = 32 * model.OMEGA[i] / (2 * math.pi)
         assert f"dimensions {2 * i} and {2 * i + 1}" in prose
+        assert f"One full wave takes {2 * math.pi / model.OMEGA[i]:,.2f} positions" in prose
         if cycles >= 2:
             assert f"repeats about {cycles:.1f} times" in prose
         elif cycles < 1:
@@ -90,8 +91,8 @@ def test_step2_claims(pe_states, model):  # noqa: F811
     assert all(math.isclose(model.wavelength(j + 1) / model.wavelength(j), ratio) for j in range(7))
     assert f"{ratio:.2f} times longer" in _part(pe_states, 2, "hint")
     deeper = _part(pe_states, 2, "deeper")
-    assert f"2π ({2 * math.pi:.2f})" in deeper and f"10000·2π ({20000 * math.pi:.2f})" in deeper
-    assert f"stops at {model.wavelength(7):.2f}" in deeper and "256 pairs" in deeper
+    assert f"2π ({2 * math.pi:.2f})" in deeper and f"10000·2π ({20000 * math.pi:,.2f})" in deeper
+    assert f"stops at {model.wavelength(7):,.2f}" in deeper and "256 pairs" in deeper
 
 
 # Step 3: a distinct vector of the same length for every position.
