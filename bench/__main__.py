@@ -10,6 +10,8 @@ from pathlib import Path
 from . import build_time, clicks, first_view, phone, rebuild, report, scaling
 from .common import CONTENT, PYTHON, ROOT, machine, run
 
+CHART_KINDS = ROOT / "tests" / "fixtures" / "charts" / "content"
+
 SECTIONS = ("build", "rebuild", "bytes", "phone", "clicks", "scaling")
 
 
@@ -44,11 +46,19 @@ def main(argv: list[str] | None = None) -> int:
             results["bundle"] = report.bundle_name()
             _section("First view", lambda: first_view.measure(site, slugs), results, "bytes")
         if "phone" in sections:
-            pages = [f"{slug}/index.html" for slug in slugs]
+            # Pages with charts: a page without (the game) loads no plotly.js.
+            pages = [f"{slug}/index.html" for slug in slugs
+                     if "data-chart" in (site / slug / "index.html").read_text("utf-8")]
             _section("First view on a throttled phone", lambda: phone.measure(site, pages, min(runs, 5)),
                      results, "phone")
         if "clicks" in sections:
-            _section("Click-to-update", lambda: clicks.measure(site, slugs, rounds), results, "clicks")
+            # The chart-kind fixture too: a step for every kind and variant (tests/fixtures/charts).
+            kinds_site = Path(temp) / "kinds"
+            run([PYTHON, "-m", "generator", "build", "--content", str(CHART_KINDS), "--out", str(kinds_site)])
+            kinds_slugs = sorted(p.parent.name for p in kinds_site.glob("*/index.html"))
+            _section("Click-to-update", lambda: _merged(clicks.measure(site, slugs, rounds),
+                                                        clicks.measure(kinds_site, kinds_slugs, rounds)),
+                     results, "clicks")
         if "scaling" in sections:
             sweeps = dict(tokens=(6, 24, 64), heads=(1, 4, 16)) if args.quick else {}
             _section("Scaling", lambda: scaling.measure(min(runs, 3), **sweeps), results, "scaling")
@@ -61,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         args.output.write_text(text, encoding="utf-8")
         print(f"\nWrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
     return 0
+
+
+def _merged(site: dict, kinds: dict) -> dict:
+    """The site's pages and the chart-kind fixture's, in one table (the fixture's marked)."""
+    pages = dict(site["pages"])
+    pages.update({f"{slug} (chart-kind fixture)": page for slug, page in kinds["pages"].items()})
+    return {**site, "pages": pages}
 
 
 def _section(title: str, measure, results: dict, key: str) -> None:

@@ -148,6 +148,33 @@ def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
     return times
 
 
+# A page without charts (the game): every word button of every round, clicked in
+# turn; the clock runs from the click until the next frame has been painted.
+BUTTON_SWEEP = """
+async (rounds) => {
+  const runtime = window.gameRuntime;
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let r = 0; r < runtime.rounds.length; r++) {
+      runtime.show(r, false);
+      await frame();
+      const section = runtime.rounds[r].section;
+      const buttons = Array.from(section.querySelectorAll("button[aria-pressed]"));
+      for (const button of buttons) {
+        const t0 = performance.now();
+        button.click();
+        const t1 = performance.now();
+        await frame();
+        samples.push({ step: r + 1, ms: t1 - t0, frame_ms: performance.now() - t0, via: "none" });
+      }
+    }
+  }
+  return samples;
+}
+"""
+
+
 def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -160,6 +187,10 @@ def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
                 errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto((build_dir / slug / "index.html").resolve().as_uri())
+                if page.evaluate("!!window.gameRuntime"):
+                    results[slug] = _button_page(page, rounds)
+                    page.close()
+                    continue
                 page.wait_for_function("window.explainerRuntime && window.Plotly")
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
@@ -184,6 +215,17 @@ def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
         finally:
             browser.close()
     return {"chromium": version, "pages": results}
+
+
+def _button_page(page, rounds: int) -> dict:
+    """Click-to-update on a page of plain buttons (no charts, no Plotly calls)."""
+    samples = page.evaluate(BUTTON_SWEEP, rounds)
+    times = [s["ms"] for s in samples]
+    frames = [s["frame_ms"] for s in samples]
+    return {"clicks": len(samples), "median_ms": median(times), "p95_ms": percentile(times, 95),
+            "frame_median_ms": median(frames), "frame_p95_ms": percentile(frames, 95),
+            "cpu_median_ms": median(times), "cpu_p95_ms": percentile(times, 95), "cpu_per_click_ms": median(times),
+            "steps": {}, "buttons_only": True}
 
 
 def _thread_time(cdp) -> float:

@@ -172,6 +172,11 @@ def _clicks(r: dict) -> str:
              "| CPU median | CPU p95 |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for slug, p in c["pages"].items():
+        if p.get("buttons_only"):  # the game: no charts; the click until the next frame
+            lines.append(f"| {slug} (word buttons, no charts) | {p['clicks']} | **{p['median_ms']:.1f} ms** | "
+                         f"**{p['p95_ms']:.1f} ms** | – | – | {p['frame_median_ms']:.1f} ms | "
+                         f"{p['frame_p95_ms']:.1f} ms | – | – |")
+            continue
         lines.append(f"| {slug} | {p['clicks']} | **{p['median_ms']:.1f} ms** | **{p['p95_ms']:.1f} ms** | "
                      f"{p['max_ms']:.1f} ms | {p['first_round_median_ms']:.1f} ms | {p['frame_median_ms']:.1f} ms | "
                      f"{p['frame_p95_ms']:.1f} ms | {p['cpu_median_ms']:.1f} ms | {p['cpu_p95_ms']:.1f} ms |")
@@ -179,6 +184,8 @@ def _clicks(r: dict) -> str:
               "browser's layout and paint), from a separate pass over every button: on a busy machine it shows "
               "the work a click costs, while wall time adds the wait for a free core."]
     for slug, p in c["pages"].items():
+        if p.get("buttons_only"):
+            continue
         lines += ["", f"By step ({slug}), with Plotly's own cost on the same chart as baselines (medians): "
                   "*no-op react* is `Plotly.react` with nothing changed, the least any update costs; "
                   "*newPlot* is a full redraw.", "",
@@ -254,6 +261,8 @@ def _limits(r: dict) -> str:
                      f"From {heads[0]['heads']} to {heads[-1]['heads']} heads, the data grows "
                      f"{fold('data_raw', (heads[0], heads[-1]))} for {fold('states', (heads[0], heads[-1]))} states.")
     for slug, page in r.get("clicks", {}).get("pages", {}).items():
+        if page.get("buttons_only"):
+            continue
         slow = [f"step {n} (p95 {s['p95_ms']:.0f} ms, median {s['median_ms']:.0f} ms; newPlot "
                 f"{s.get('newplot_ms', 0):.0f} ms)" for n, s in page["steps"].items()
                 if s["p95_ms"] > BUDGET_CLICK_P95_MS]

@@ -65,6 +65,13 @@ def built_pages(out: Path) -> list[Path]:
     return sorted(out.rglob("*.html"))
 
 
+def wait_for_runtime(page) -> None:
+    """Wait until the page's runtime has started, whatever the page's kind: an
+    explainer's (with plotly.js) or a game's. Pages without one (index, 404) return at once."""
+    page.wait_for_function("""() => (!document.getElementById("explainer-data") || (window.explainerRuntime && window.Plotly))
+        && (!document.getElementById("game-data") || window.gameRuntime)""")
+
+
 def draw_every_chart(page) -> None:
     """Scroll each chart into view, as a reader would, so the lazy runtime draws it."""
     for chart in page.locator("[data-chart]").all():

@@ -10,6 +10,7 @@ from generator.outputs import assets
 
 from generator.render import charts
 from generator.kinds.explainer.content import Chart
+from generator.kinds.explainer.schema import CHART as CHART_OPTIONS
 from generator.errors import BuildError
 
 from .conftest import ROOT
@@ -17,14 +18,20 @@ from .conftest import ROOT
 # One valid data set per chart kind (both forms of `blocks`), so every trace type
 # and layout part a kind can emit is exercised.
 SAMPLES = {
-    "bar": [{"x": ["a", "b"], "y": [0.25, 0.75], "highlight": 1, "text": ["25%", "75%"]}],
+    "bar": [{"x": ["a", "b"], "y": [0.25, 0.75], "highlight": 1, "text": ["25%", "75%"]},
+            {"x": ["a", "b"], "y": [[0.5, -0.25], [0.1, 0.2]], "series": ["s", "t"], "threshold": 0.1,
+             "faded": [False, True]}],
     "blocks": [{"sizes": [2, 3], "labels": ["A", "B"]},
                {"sizes": [2, 3], "labels": ["A", "B"], "values": [0.1, 0.2, 0.3, 0.4, 0.5]}],
     "heatmap": [{"z": [[0.2, 0.8], [0.6, 0.4]], "x": ["a", "b"], "y": ["a", "b"], "highlight_row": 0}],
     "heatmap_grid": [{"z": [[[0.2, 0.8], [0.6, 0.4]]] * 3, "x": ["a", "b"], "y": ["a", "b"],
                       "titles": ["1", "2", "3"], "highlight": 1, "highlight_row": 1}],
+    "line": [{"x": [0, 1, 2], "y": [[0.5, -0.5, 0.2], [0.1, 0.2, 0.3]], "series": ["a", "b"], "rule": 1}],
+    "scatter": [{"x": [1.0, -0.5], "y": [0.5, 1.0], "labels": ["p", "q"], "arrows": True, "highlight": 0}],
+    "diagram": [{"boxes": ["in", "out"], "at": [[0, 1], [0, 0]], "arrows": [[0, 1]], "highlight": [0, 1]}],
 }
-CHART = Chart(kind="", title="Title", x_title="x", y_title="y", y_format="", height=300, wide=False)
+CHART = Chart(**{**{key: option.default for key, option in CHART_OPTIONS.items()},
+                 "kind": "", "title": "Title", "x_title": "x", "y_title": "y", "height": 300})
 
 
 def sample_figures() -> list[dict]:
@@ -32,7 +39,7 @@ def sample_figures() -> list[dict]:
     for kind, samples in SAMPLES.items():
         for data in samples:
             module = charts.get(kind)
-            assert module.check(data) is None, (kind, module.check(data))
+            assert charts.check(module, data, CHART) == [], (kind, charts.check(module, data, CHART))
             figures.append(module.figure(CHART, data))
     return figures
 

@@ -25,8 +25,9 @@ def step_titles():
 
 
 def drawn(section) -> bool:
-    """Plotly has drawn into the section's chart (its SVG holds the axes)."""
-    return section.locator("svg").count() > 0
+    """Plotly has drawn into the section's chart (its SVG holds the axes); the still
+    drawing the page carries before Plotly arrives (render/poster.py) does not count."""
+    return section.locator("[data-chart] .main-svg").count() > 0
 
 
 def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):

@@ -16,7 +16,8 @@ WORDS = {name: option.default for name, option in LABELS.items()}
 
 
 def chart(**fields):
-    base = dict(kind="", title="", x_title="", y_title="", y_format="", height=300, wide=False)
+    from generator.kinds.explainer.schema import CHART
+    base = {**{key: option.default for key, option in CHART.items()}, "kind": "", "height": 300}
     return Chart(**{**base, **fields})
 
 
@@ -52,7 +53,7 @@ def test_blocks_table_gives_ranges_or_every_value_with_its_block():
     assert ranges == {"columns": ["Item", "Dimension"], "rows": [["H1", "0–1"], ["H2", "2–2"]]}
     values = charts.get("blocks").table(chart(), {**data, "values": [0.5, -1.0, 2]}, WORDS)
     assert values["columns"] == ["Position", "Item", "Value"]
-    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "-1.00"], ["2", "H2", "2"]]
+    assert values["rows"] == [["0", "H1", "0.50"], ["1", "H1", "\u22121.00"], ["2", "H2", "2"]]
 
 
 def test_text_on_coloured_blocks_has_the_better_contrast():
@@ -111,22 +112,33 @@ def test_a_change_of_selection_changes_only_the_layout_shapes():
             {k: v for k, v in two["layout"].items() if k != "shapes"}, kind
 
 
-def test_choosing_another_matrix_of_a_grid_leaves_the_traces_alone():
-    """The emphasised matrix is shown by veiling the others and a bold title, all
-    layout shapes, so switching needs no heatmap recomputation and Plotly redraws
-    the shapes alone (an annotation change would have it recompute everything)."""
+def test_choosing_another_matrix_of_a_grid_changes_only_its_pictures_and_shapes():
+    """The emphasised matrix is the one in full colour (the others are pictures in
+    faded colours) with a bold title: pictures and shapes, so switching needs no
+    recomputation and Plotly redraws those alone (an annotation change would have
+    it recompute everything)."""
+    from urllib.parse import unquote
+
+    from generator.render.charts.common import grey, ink_on, sequential_colour
+
     data = {"z": [[[0.1, 0.9]], [[0.5, 0.5]], [[0.2, 0.8]]], "x": ["a", "b"], "y": ["q"],
             "titles": ["one", "two", "three"], "highlight_row": 0}
     one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
     two = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 2})
     assert one["data"] == two["data"]
-    veils = [s for s in two["layout"]["shapes"] if s.get("fillcolor")]
-    assert [s["xref"] for s in veils] == ["x domain", "x2 domain"]
     titles = [s["label"]["text"] for s in two["layout"]["shapes"] if "label" in s]
     assert titles == ["one", "two", "<b>three</b>"]
     assert "annotations" not in two["layout"]
-    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
-        {k: v for k, v in two["layout"].items() if k != "shapes"}
+    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
+        {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
+    pictures = [unquote(image["source"]) for image in two["layout"]["images"]]
+    fills = [re.findall(r"<rect[^>]*fill='(#[0-9a-f]{6})'", svg) for svg in pictures]
+    assert fills[2] == [sequential_colour(0.2), sequential_colour(0.8)]  # the chosen one, in full colour
+    assert fills[0] == [grey(sequential_colour(0.1), 0.65), grey(sequential_colour(0.9), 0.65)]
+    # Faded or not, each value is written in the ink that reads best on its own cell.
+    for svg, cells in zip(pictures, fills):
+        assert re.findall(r"<text[^>]*fill='(#[0-9a-f]{6})'", svg) == [ink_on(c) for c in cells]
+
 
 def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     from urllib.parse import unquote
@@ -188,10 +200,12 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
 def test_a_strip_range_needs_values_and_two_increasing_numbers():
     kind = charts.get("blocks")
     base = {"sizes": [2], "labels": ["a"], "values": [0.1, 0.2]}
-    assert kind.check({**base, "range": [0, 1]}) is None
+    assert kind.check({**base, "range": [0, 1]}) == []
     for bad in ([1, 0], [0], "wide", [0, float("inf")]):
-        assert "'range'" in kind.check({**base, "range": bad})
-    assert "'range'" in kind.check({"sizes": [2], "labels": ["a"], "range": [0, 1]})
+        [issue] = kind.check({**base, "range": bad})
+        assert issue.key == "range" and "'range'" in issue.message
+    [issue] = kind.check({"sizes": [2], "labels": ["a"], "range": [0, 1]})
+    assert issue.key == "range"
 
 
 def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
@@ -199,7 +213,137 @@ def test_a_grid_wraps_long_titles_and_shares_its_axis_labels():
             "titles": ["Head 4 · Subject ↔ verb", "short", "c", "d"], "highlight": 1}
     layout = charts.get("heatmap_grid").figure(chart(), data)["layout"]
     titles = [s["label"]["text"] for s in layout["shapes"] if "label" in s]
-    assert titles[0] == "Head 4 · Subject ↔<br>verb" and titles[1] == "<b>short</b>"
+    assert titles[0] == "Head 4 · Subject<br>↔ verb" and titles[1] == "<b>short</b>"
     # Two by two: row labels on the first column, column labels on the last row.
     assert [layout[f"yaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [True, False, True, False]
     assert [layout[f"xaxis{s}"]["showticklabels"] for s in ("", "2", "3", "4")] == [False, False, True, True]
+
+
+def test_minus_signs_and_no_signed_zero():
+    from generator.render.charts.common import minus, number_cell
+
+    assert number_cell(-0.994) == "\u22120.99" and number_cell(-3) == "\u22123"
+    assert number_cell(-0.001) == "0.00", "a value that rounds to zero has no sign"
+    assert minus("-12%") == "\u221212%"
+
+
+def test_bars_take_negative_values_on_a_range_fixed_over_every_state():
+    kind = charts.get("bar")
+    states = [{"x": ["a", "b"], "y": [-0.99, 0.5]}, {"x": ["a", "b"], "y": [0.2, 0.9]}]
+    c = charts.resolved(chart(kind="bar"), states)
+    low, high = c.y_range
+    assert low < -0.99 and high > 0.9
+    figures = [kind.figure(c, data) for data in states]
+    assert figures[0]["layout"]["yaxis"]["range"] == figures[1]["layout"]["yaxis"]["range"] == [low, high]
+    assert figures[0]["data"][0]["y"] == [-0.99, 0.5], "the negative bar is drawn"
+
+
+def test_the_existing_bars_keep_their_range():
+    """Bars of one sign keep the range they always had: to 1.2 times the largest
+    value (room for a label), now over every state."""
+    c = charts.resolved(chart(kind="bar"), [{"x": ["a"], "y": [0.5], "text": ["50%"]},
+                                            {"x": ["a"], "y": [0.25], "text": ["25%"]}])
+    assert c.y_range == [0.0, 0.6]
+
+
+def test_a_value_outside_a_declared_bar_range_blames_y():
+    [issue] = charts.get("bar").check({"x": ["a", "b"], "y": [0.5, -0.2]}, chart(kind="bar", y_range=[0, 1]))
+    assert issue.key == "y" and not issue.warning
+    assert issue.message == "y[1] = \u22120.2 is outside y_range [0, 1]"
+
+
+def test_line_checks_blame_the_key_that_is_wrong():
+    kind = charts.get("line")
+    [issue] = kind.check({"x": [0, 1, 2], "y": [1.0, 2.0]}, chart(kind="line"))
+    assert issue.key == "y" and "'y' has 2 values but 'x' has 3" in issue.message
+    [issue] = kind.check({"x": [0, 1, 2], "y": [1.0, 2.0, 3.0], "rule": 5}, chart(kind="line"))
+    assert issue.key == "rule"
+    [issue] = kind.check({"x": ["a", "b"], "y": [[1.0, 2.0]], "series": ["s", "t"]}, chart(kind="line"))
+    assert issue.key == "y" and "2 lists" in issue.message
+
+
+def test_a_line_rule_is_a_shape_so_moving_it_changes_shapes_only():
+    kind = charts.get("line")
+    base = {"x": [0, 1, 2, 3], "y": [[-1.0, 0.0, 1.0, 0.5], [0.2, 0.1, -0.3, 0.0]], "series": ["sin", "cos"]}
+    c = charts.resolved(chart(kind="line"), [{**base, "rule": 1}, {**base, "rule": 3}])
+    one, two = kind.figure(c, {**base, "rule": 1}), kind.figure(c, {**base, "rule": 3})
+    assert one["data"] == two["data"]
+    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
+        {k: v for k, v in two["layout"].items() if k != "shapes"}
+    assert [t["line"]["dash"] for t in one["data"]] == ["solid", "dash"], "series differ beyond colour"
+
+
+def test_scatter_axes_have_equal_scales_and_hold_the_origin():
+    kind = charts.get("scatter")
+    states = [{"x": [2.0, -1.0], "y": [0.5, 1.0], "labels": ["a", "b"], "arrows": True},
+              {"x": [0.5, -1.0], "y": [3.0, 1.0], "labels": ["a", "b"], "arrows": True}]
+    c = charts.resolved(chart(kind="scatter"), states)
+    (x0, x1), (y0, y1) = c.x_range, c.y_range
+    assert x1 - x0 == y1 - y0 and x0 < -1 and x1 > 2 and y0 < 0 < 3 < y1
+    layout = kind.figure(c, states[0])["layout"]
+    assert layout["yaxis"]["scaleanchor"] == "x"
+    heads = [s for s in layout["shapes"] if s["type"] == "path"]
+    assert len(heads) == 2, "an arrowhead per vector"
+
+
+def test_a_diagram_refuses_overlapping_boxes_and_bad_indices():
+    kind = charts.get("diagram")
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0, 2], [1, 0]]})
+    assert issue.key == "at" and "overlap" in issue.message
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0], [0, 1]], "highlight": [0, 2]})
+    assert issue.key == "highlight"
+    [issue] = kind.check({"boxes": ["a", "b"], "at": [[0, 0], [0, 1]], "highlight": [0], "faded": [0]})
+    assert issue.key == "faded"
+
+
+def test_a_heatmap_state_may_bring_its_own_scale_and_range():
+    kind = charts.get("heatmap")
+    scores = {"z": [[-1.5, 2.0]], "x": ["a", "b"], "y": ["q"], "scale": "diverging"}
+    [issue] = kind.check(scores, chart(kind="heatmap"))
+    assert issue.key == "range"
+    assert kind.check({**scores, "range": [-2, 2]}, chart(kind="heatmap")) == []
+    [issue] = kind.check({**scores, "range": [-1, 1]}, chart(kind="heatmap"))
+    assert issue.key == "z" and "outside z_range [\u22121, 1]" in issue.message
+
+
+def test_heatmap_values_outside_the_default_scale_warn_and_masked_ones_do_not():
+    kind = charts.get("heatmap")
+    data = {"z": [[0.5, 7.0]], "x": ["a", "b"], "y": ["q"]}
+    [issue] = kind.check(data, chart(kind="heatmap"))
+    assert issue.warning and issue.key == "z"
+    assert kind.check({**data, "mask": [[False, True]]}, chart(kind="heatmap")) == []
+    [issue] = kind.check({**data, "mask": [[False]]}, chart(kind="heatmap"))
+    assert issue.key == "mask" and "1×2" in issue.message and not issue.warning
+
+
+def test_of_two_lists_that_should_match_the_shorter_is_blamed():
+    bar, line = charts.get("bar"), charts.get("line")
+    [issue] = bar.check({"x": ["a", "b", "c"], "y": [1.0, 2.0]}, chart(kind="bar"))
+    assert issue.key == "y" and issue.message == "'y' has 2 values but 'x' has 3 labels: give one value per bar"
+    [issue] = bar.check({"x": ["a", "b"], "y": [1.0, 2.0, 3.0]}, chart(kind="bar"))
+    assert issue.key == "x"
+    [issue] = line.check({"x": [0, 1], "y": [1.0, 2.0, 3.0]}, chart(kind="line"))
+    assert issue.key == "x"
+    [issue] = charts.get("scatter").check({"x": [0.0], "y": [1.0, 2.0], "labels": ["a"]}, chart(kind="scatter"))
+    assert issue.key == "x"
+
+
+def _contrast(a: str, b: str) -> float:
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_values_in_faded_and_diverging_cells_read_on_any_page():
+    """The values written in a grid's faded matrices, and in cells of either scale, take
+    black or white at a contrast of at least 4.5:1 (WCAG AA) on their own cell, which
+    no page colour shows through: they read the same in light and dark mode."""
+    from generator.render.charts.common import diverging_colour, grey, sequential_colour
+
+    for step in range(101):
+        for fill in (sequential_colour(step / 100), diverging_colour(step / 100),
+                     grey(sequential_colour(step / 100), 0.65), grey(diverging_colour(step / 100), 0.65)):
+            assert _contrast(ink_on(fill), fill) >= 4.5, fill

@@ -9,6 +9,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from generator.build import build
 
 from .conftest import THEMES
+from .test_controls import SLUG as CONTROLS_SLUG, build_controls_site, open_controls_page, region, state_of
+from .test_controls import readouts as step_readouts
 
 SLUG = "multi-head-attention"
 
@@ -232,4 +234,61 @@ def test_values_that_need_escaping_round_trip(tmp_site, tmp_path, offline_page):
     page.evaluate("location.hash = '#s2=word:c%3Ad'")
     page.wait_for_function("document.querySelector('#step-2 dd').textContent === '3'")
     assert pressed(words, "Word") == "c:d"
+    assert offline_page.errors == []
+
+
+# --- A toggle and a slider (tests/fixtures/controls/): name:true|false, name:<value> ----------------
+
+
+@pytest.fixture(scope="module")
+def controls_site(tmp_path_factory):
+    return build_controls_site(tmp_path_factory.mktemp("controls-links"))
+
+
+@pytest.fixture
+def controls_page(controls_site, offline_page):
+    yield open_controls_page(offline_page, controls_site[0])
+    assert offline_page.errors == []
+
+
+def test_a_slider_state_survives_a_reload(controls_page, controls_site):
+    page, site = controls_page, controls_site
+    _, steps, _ = site
+    section = region(page, "The Mask Hides the Future")
+    section.get_by_role("button", name="Causal mask").click()
+    section.get_by_role("slider", name="Query position").fill("30")
+    assert_fragment(page, "#step-1&s1=causal:true,position:30")
+    page.reload()
+    page.wait_for_function("window.explainerShare")
+    section = region(page, "The Mask Hides the Future")
+    assert section.get_by_role("slider", name="Query position").input_value() == "30"
+    assert section.locator("output").inner_text() == "30"
+    assert section.get_by_role("button", name="Causal mask").get_attribute("aria-pressed") == "true"
+    assert step_readouts(section) == state_of(steps, 1, causal=True, position=30).readouts
+
+
+@pytest.mark.parametrize("garbage", ["#s1=causal:maybe,position:99", "#s1=causal:True,position:-1",
+                                     "#s1=position:31.0", "#s1=position:abc,causal:1", "#s1=position:%ZZ"])
+def test_unusable_toggle_and_slider_values_are_ignored(controls_site, offline_page, garbage):
+    site = controls_site
+    out, steps, _ = site
+    page = offline_page.page
+    page.goto((out / CONTROLS_SLUG / "index.html").as_uri() + garbage)
+    page.wait_for_function("window.explainerShare")
+    section = region(page, "The Mask Hides the Future")
+    assert section.get_by_role("slider", name="Query position").input_value() == "4"
+    assert section.get_by_role("button", name="Causal mask").get_attribute("aria-pressed") == "false"
+    assert step_readouts(section) == state_of(steps, 1).readouts
+    assert offline_page.errors == []
+
+
+def test_a_deep_link_sets_a_slider_and_keeps_the_rest(controls_site, offline_page):
+    site = controls_site
+    out, steps, _ = site
+    page = offline_page.page
+    page.goto((out / CONTROLS_SLUG / "index.html").as_uri() + "#step-1&s1=position:12,causal:nope")
+    page.wait_for_function("window.explainerShare")
+    section = region(page, "The Mask Hides the Future")
+    assert section.locator("output").inner_text() == "12"
+    assert step_readouts(section) == state_of(steps, 1, position=12).readouts
     assert offline_page.errors == []

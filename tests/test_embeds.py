@@ -54,7 +54,7 @@ def test_every_explainer_and_step_has_an_embed(tiny_build):
 def test_a_step_embed_carries_only_its_own_step(built_site):
     out, result = built_site
     full = payload((out / SLUG / "index.html").read_text())
-    explainer = result.site.pages[0]
+    explainer = next(page for page in result.site.pages if page.slug == SLUG)
     for number, step in enumerate(explainer.steps, start=1):
         page = (out / "embed" / SLUG / f"step-{number}.html").read_text()
         data = payload(page)
@@ -276,4 +276,35 @@ def test_embed_button_copies_absolute_code(browser, published, built_site, serve
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == box.input_value()
         assert f'src="{expected_origin}/embed/{SLUG}/step-4.html#s4=heads:8"' in copied
+    context.close()
+
+
+def test_course_page_embeds_the_game_from_another_origin(browser, published, servers, tmp_path):
+    """The game's Embed code, pasted into a course page on another port: it sizes
+    itself through the same messages, and plays inside the frame."""
+    origin, site = published
+    page_html = (site / "spotlight" / "index.html").read_text()
+    code = html.unescape(re.search(r"<textarea[^>]*data-embed-code[^>]*>(.*?)</textarea>", page_html, re.S).group(1))
+    assert code.startswith(f'<iframe src="{origin}/embed/spotlight/index.html" title="Spotlight"')
+    course = serve_course_page(servers, tmp_path / "course", "game.html", "Week 4", f"<h1>Week 4</h1>{code}")
+    context = browser.new_context(viewport={"width": 900, "height": 700})
+    context.add_init_script(RECORD_MESSAGES)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{course}/game.html")
+    page.wait_for_function("window.__messages.some(m => m.data && m.data.type === 'lensa:resize' "
+                           "&& m.data.slug === 'spotlight' && m.data.height > 300)")
+    embed = page.frame_locator('iframe[title="Spotlight"]')
+    region = embed.get_by_role("region", name="Agreement", exact=True)
+    before = page.evaluate("window.__messages.length")
+    region.get_by_role("group", name="Spotlight", exact=True).get_by_role("button", name="keys", exact=True).click()
+    answer = region.locator("xpath=.//dl/div[dt[normalize-space()='Answer']]/dd")
+    assert answer.inner_text() == "are"
+    # The lesson appears once the round is solved, and the frame reports its new height.
+    assert region.get_by_role("region", name="What this round shows").is_visible()
+    page.wait_for_function(f"window.__messages.length > {before}")
+    link = embed.get_by_role("link", name=re.compile("Open the full game"))
+    assert link.get_attribute("href") == f"{origin}/spotlight/index.html#round-1&spotlight=01000"
+    assert errors == []
     context.close()

@@ -73,8 +73,27 @@ def test_small_and_non_numeric_arrays_are_not_shared():
     assert not is_shared(plain([1.0] * 20))
 
 
-def test_remembered_rounding_keeps_the_sign_of_zero():
+def test_remembered_rounding_keeps_the_sign():
     from generator.compute.formats import fixed
 
-    assert fixed(0.0) == "0.00" and fixed(-0.0) == "-0.00" and fixed(0.0) == "0.00"
-    assert fixed(0.125) == "0.13" and fixed(-0.125) == "-0.13"
+    assert fixed(0.125) == "0.13" and fixed(-0.125) == "\u22120.13" and fixed(0.125) == "0.13"
+    # A value that rounds to zero has no sign to show, whichever side it came from.
+    assert fixed(0.0) == "0.00" and fixed(-0.0) == "0.00" and fixed(-0.001) == "0.00"
+
+
+@pytest.mark.parametrize("function, value, text", [
+    ("fixed", -2.5371, "\u22122.54"), ("percent", -0.2213, "\u221222%"), ("count", -16384, "\u221216,384"),
+    ("text", -3, "\u22123"), ("text", -0.5, "\u22120.5"), ("text", "-x", "-x"), ("percent", -0.001, "0%"),
+])
+def test_negative_numbers_use_the_minus_sign(function, value, text):
+    from generator.compute import formats
+
+    shown = getattr(formats, function)(value)
+    assert shown == text and "-" not in shown.replace("-x", "")
+
+
+def test_data_table_cells_use_the_minus_sign():
+    from generator.render.charts.common import number_cell
+
+    assert number_cell(-3) == "\u22123" and number_cell(-0.25) == "\u22120.25"
+    assert number_cell(-0.25, ".0%") == "\u221225%" and number_cell(7) == "7"

@@ -95,15 +95,22 @@ def test_script_text_cannot_close_its_element():
     assert text == "a = '<\\/SCRIPT>'; b = '\\x3C!-- c'; d = '\\u001A\\u0001\t';"
 
 
-def test_built_copy_refers_to_nothing_outside_itself(built_site):
-    out, _ = built_site
-    html = (out / "offline" / f"{SLUG}.html").read_text()
-    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", html, flags=re.S)
-    assert not re.search(r'\b(src|href)="(?!#|https?:|data:)[^"]*"', markup)
-    assert "<link" not in markup.replace('<link rel="canonical"', "")
-    assert "data-embed-code" not in markup and "data-offline" not in markup
-    inline = re.findall(r"<script>(.*?)</script>", html, re.S)
-    assert any("Plotly" in s for s in inline) and any("explainerRuntime" in s for s in inline)
+# What each kind's single-file copy must carry inline: its runtime (and the explainer's plotly.js).
+RUNTIMES = {"explainer": ("Plotly", "explainerRuntime"), "game": ("gameRuntime",)}
+
+
+def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
+    out, result = built_site
+    assert {page.kind for page in result.site.pages} == set(RUNTIMES)
+    for source in result.site.pages:
+        html = (out / "offline" / f"{source.slug}.html").read_text()
+        markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", html, flags=re.S)
+        assert not re.search(r'\b(src|href)="(?!#|https?:|data:)[^"]*"', markup), source.slug
+        assert "<link" not in markup.replace('<link rel="canonical"', ""), source.slug
+        assert "data-embed-code" not in markup and "data-offline" not in markup, source.slug
+        inline = re.findall(r"<script>(.*?)</script>", html, re.S)
+        for name in RUNTIMES[source.kind]:
+            assert any(name in script for script in inline), f"{source.slug}: no {name} inline"
 
 
 @pytest.fixture(scope="module")

@@ -131,7 +131,7 @@ def test_reduced_motion_turns_chart_transitions_off(built_site, browser, motion)
     assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == \
         ("auto" if motion == "reduce" else "smooth")
     # Give the first step's figure an animated transition, as a chart kind could.
-    page.evaluate("window.explainerRuntime.steps[0].spec.layout.transition = {duration: 400}")
+    page.evaluate("window.explainerRuntime.steps[0].spec.charts[0].layout.transition = {duration: 400}")
     section = page.locator("#step-1")
     section.locator(".main-svg").first.wait_for()
     section.get_by_role("group").first.get_by_role("button", pressed=False).first.click()

@@ -60,30 +60,56 @@ def test_an_explainer_missing_from_site_toml_still_joins_the_series(tmp_site, tm
 # --- Neighbours ----------------------------------------------------------------------------------
 
 
-def test_neighbours_follow_the_series_and_planned_ones_are_named_without_links(tmp_site, tmp_path):
+def _neighbour_site(tmp_site, series: list[str], extra: list[str] = (), built=("coin-flips",)):
+    """The tiny site with copies of coin-flips for every slug in `built`, and a
+    site.toml listing `series` then `extra` (the others are planned)."""
     content = tmp_site()
-    shutil.copytree(content / "coin-flips", content / "dice")
-    dice = content / "dice" / "explainer.md"
-    dice.write_text(dice.read_text("utf-8").replace('title = "Coin Flips"', 'title = "Dice"')
-                    .replace('related = ["dice"]', 'related = ["coin-flips"]'), "utf-8")
+    for slug in built:
+        if slug != "coin-flips":
+            shutil.copytree(content / "coin-flips", content / slug)
+            main = content / slug / "explainer.md"
+            main.write_text(main.read_text("utf-8").replace('title = "Coin Flips"', f'title = "{slug.title()}"')
+                            .replace('related = ["dice"]', 'related = []'), "utf-8")
     config = content / "site.toml"
-    config.write_text(config.read_text("utf-8") + '\n[[series]]\nslug = "cards"\ntitle = "Cards"\n', "utf-8")
+    text = config.read_text("utf-8").split("[[series]]")[0]
+    for table, slugs in (("series", series), ("extra", extra)):
+        for slug in slugs:
+            text += f'\n[[{table}]]\nslug = "{slug}"\ntitle = "{slug.title()}"\n'
+    config.write_text(text, "utf-8")
+    return content
+
+
+def _pager(out, slug):
+    return section((out / slug / "index.html").read_text("utf-8"), "explainer-pager")
+
+
+def test_neighbours_skip_planned_explainers_and_link_the_nearest_published(tmp_site, tmp_path):
+    content = _neighbour_site(tmp_site, ["coin-flips", "cards", "tarot", "dice", "chess"],
+                              built=("coin-flips", "dice"))
     out = tmp_path / "out"
     build(content, out, THEMES)
-    first = section((out / "coin-flips/index.html").read_text("utf-8"), "explainer-pager")
-    second = section((out / "dice/index.html").read_text("utf-8"), "explainer-pager")
+    first, second = _pager(out, "coin-flips"), _pager(out, "dice")
     assert parse_page(first).links == ["../dice/index.html"]
     assert text_of(first) == "Next explainer: Dice →"
+    # "chess" after dice is planned: no link, and no mention of it either.
     assert parse_page(second).links == ["../coin-flips/index.html"]
-    assert text_of(second) == "← Previous explainer: Coin Flips Next explainer: Cards coming soon"
+    assert text_of(second) == "← Previous explainer: Coin Flips"
 
 
-def test_a_lone_explainer_names_its_planned_neighbours(built_site):
+def test_the_last_explainer_of_the_series_does_not_lead_into_the_extras(tmp_site, tmp_path):
+    content = _neighbour_site(tmp_site, ["coin-flips", "dice"], extra=["bert", "cards", "go"],
+                              built=("coin-flips", "dice", "bert", "go"))
+    out = tmp_path / "out"
+    build(content, out, THEMES)
+    assert parse_page(_pager(out, "dice")).links == ["../coin-flips/index.html"]
+    # The extras are an order of their own: the first extra has no way back into the series.
+    assert parse_page(_pager(out, "bert")).links == ["../go/index.html"]
+    assert parse_page(_pager(out, "go")).links == ["../bert/index.html"]
+
+
+def test_a_lone_explainer_has_no_pager(built_site):
     out, _ = built_site
-    pager = section((out / SLUG / "index.html").read_text("utf-8"), "explainer-pager")
-    assert parse_page(pager).links == []
-    assert text_of(pager) == ("Previous explainer: How Self-Attention Works coming soon "
-                              "Next explainer: Positional Encoding coming soon")
+    assert 'class="explainer-pager"' not in (out / SLUG / "index.html").read_text("utf-8")
 
 
 # --- Words come from content ---------------------------------------------------------------------
@@ -98,12 +124,15 @@ GERMAN = {
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
     "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
     "show_data": "Daten zeigen", "data_item": "Eintrag", "data_value": "Wert", "data_position": "Stelle",
+    "data_state": "Zustand", "data_masked": "maskiert", "data_removed": "entfernt", "data_threshold": "Schwelle",
+    "data_highlighted": "hervorgehoben", "data_faded": "abgeblendet", "data_leads_to": "Führt zu",
+    "data_path": "Hervorgehobener Weg",
     "dark_mode": "Dunkler Modus", "embed": "Einbetten", "embed_help": "Diesen HTML-Code in eine Kursseite einfügen.",
     "embed_code": "Code zum Einbetten", "embed_relative": "Diese Adresse ist relativ.",
     "embed_state": "Im gezeigten Zustand öffnen", "copy_code": "Code kopieren", "copied": "Kopiert.",
     "copy_failed": "Der Code ist markiert: mit Strg+C kopieren.", "open_full": "Ganze Erklärung öffnen",
     "save_offline": "Als eine Datei speichern", "embed_explainer": "Ganze Erklärung einbetten",
-    "embed_preview": "Vorschau",
+    "embed_preview": "Vorschau", "play": "Mit dem Konzept spielen", "play_link": "Spielen",
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }
@@ -222,9 +251,8 @@ def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer
     for item, ref in zip(references.all(), mha.references):
         assert item.inner_text().startswith(f"{ref.authors} ({ref.year}). {ref.title}")
         assert item.get_by_role("link", name=ref.title).get_attribute("href") == ref.url
-    pager = page.get_by_role("navigation", name="More in the series")
-    assert "Previous explainer: How Self-Attention Works" in pager.inner_text()
-    assert "Next explainer: Positional Encoding" in pager.inner_text()
+    # Its neighbours in the series are planned, so it has no links to other explainers.
+    assert page.get_by_role("navigation", name="More in the series").count() == 0
 
 
 def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):

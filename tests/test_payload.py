@@ -77,11 +77,13 @@ def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
 
     for step in data["steps"]:
         for state in step["states"].values():
-            table = resolve(state["table"])
+            [chart] = state["charts"]  # one chart per step on this page
+            table = resolve(chart["table"])
             assert table["columns"] and all(len(row) == len(table["columns"]) for row in table["rows"])
     # Rows shared by several states (one head's matrix, whichever query is chosen)
     # are stored once and referenced.
-    rows = [state["table"]["rows"] for step in data["steps"] for state in step["states"].values()]
+    rows = [chart["table"]["rows"] for step in data["steps"] for state in step["states"].values()
+            for chart in state["charts"]]
     assert all(set(r) == {"$"} for r in rows if isinstance(r, dict))
     assert len({canonical(r) for r in rows}) < len(rows)
 

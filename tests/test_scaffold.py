@@ -38,9 +38,11 @@ def test_new_explainer_builds_checks_strict_and_joins_the_series(tmp_site, tmp_p
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
     site = load_site(content)
     assert [e.slug for e in site.pages] == ["coin-flips", "my-topic"]
-    [step] = site.pages[1].steps
+    step, spread = site.pages[1].steps
     assert len(step.controls) == 1 and len(step.readouts) == 1 and step.chart.kind == "bar"
     assert "{{" in step.prose  # the prose uses computed values
+    # The second step shows more of the vocabulary: a toggle and a line chart.
+    assert [c.kind for c in spread.controls] == ["buttons", "toggle"] and spread.chart.kind == "line"
 
     out = tmp_path / "out"
     built = cli("build", "--strict", "--content", content, "--out", out)
@@ -99,7 +101,7 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
     scaffold(content, "my-topic")
     out = tmp_path / "out"
     result = build(content, out, THEMES, strict=True)
-    [computed] = result.computed["my-topic"]
+    computed, spread = result.computed["my-topic"]
     page = offline_page.page
     page.goto((out / "my-topic" / "index.html").as_uri())
     page.wait_for_function("window.explainerRuntime && window.Plotly")
@@ -120,4 +122,21 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
         assert drawn == pytest.approx(state.chart["y"], abs=1e-4)
         seen.add((tuple(section.locator("dl dd").all_inner_texts()), prose, tuple(drawn)))
     assert len(seen) == len(control.values)  # every click changed readout, prose and chart
+    # The second step: a line chart whose rule follows the temperature, and a toggle.
+    section = page.get_by_role("region", name=spread.step.title, exact=True)
+    section.scroll_into_view_if_needed()
+    chart = section.locator("[data-chart]")
+    chart.locator(".main-svg").first.wait_for()
+    toggle = section.get_by_role("button", name="Keep the top two", exact=True)
+    assert toggle.get_attribute("aria-pressed") == "false"
+    for pressed in (True, False):
+        toggle.click()
+        assert toggle.get_attribute("aria-pressed") == ("true" if pressed else "false")
+        state = next(s for s in spread.states if s.choice == {"temperature": 1.0, "top_two": pressed})
+        assert section.locator("dl dd").all_inner_texts() == state.readouts
+        drawn = chart.evaluate("el => el.data.map(trace => trace.y)")
+        assert [pytest.approx(line, abs=1e-4) for line in state.chart["y"]] == drawn
+    section.get_by_role("group", name="Temperature", exact=True).get_by_role("button", name="T = 2.0").click()
+    rule = chart.evaluate("el => el.layout.shapes.map(shape => shape.x0)")
+    assert 2.0 in rule
     assert offline_page.blocked == [] and offline_page.errors == []

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CONTENT, THEMES
+from .conftest import CONTENT, THEMES, wait_for_runtime
 from .hosting import PagesServer, build_with_base_url, crawl, fetch_file, fetch_http
 
 PLAIN, PUBLISHED = "some-repo", "published-repo"
@@ -49,7 +49,7 @@ def test_crawl_under_a_subpath_finds_every_page_and_nothing_broken(hosted, name)
     report = crawl(root_url + "index.html", fetch_http, inside=root_url)
     assert report.problems == []
     assert built_pages(out) <= reached(report, root_url), "a page cannot be reached by links"
-    assert {"assets/style.css", "assets/runtime.js", "assets/plotly.min.js"} <= reached(report, root_url)
+    assert {"assets/style.css", "assets/runtime.js", "assets/plotly.min.js", "assets/game.js"} <= reached(report, root_url)
     assert len(server.outside) == before, f"requests escaped the subpath: {server.outside[before:]}"
     # References open in new pages on other sites; nothing is loaded from them.
     assert all(link.startswith("https://") for link in report.external_links)
@@ -127,8 +127,7 @@ def test_every_page_loads_in_chromium_under_a_subpath(hosted, reader, name):
     for path in sorted(built_pages(out)):
         page.goto(root_url + path)
         page.wait_for_load_state("load")
-        if path != "index.html":
-            page.wait_for_function("window.explainerRuntime && window.Plotly")
+        wait_for_runtime(page)
         sheets = page.evaluate("Array.from(document.styleSheets).map(s => s.cssRules.length)")
         assert sheets and all(count > 0 for count in sheets), f"{path}: a stylesheet is empty or missing"
     assert trouble == []

@@ -105,3 +105,27 @@ def test_both_dark_blocks_of_the_stylesheet_are_identical():
     # Every colour the dark blocks switch has a dark value defined.
     for name in re.findall(r"var\(--(dark-[\w-]+)\)", chosen):
         assert f"--{name}:" in css
+
+
+@pytest.mark.parametrize("template, broken", [
+    ("base.html", '{% extends "@default/base.html" %}{% block footer %}\n<footer>{{ site.title }</footer>\n'
+                  '{% endblock %}'),
+    ("_step.html", "<section>\n\n{% if step.title %}<h2>{{ step.title }}</h2>\n</section>\n"),
+])
+def test_a_template_syntax_error_names_the_template_file_and_line(tmp_path, template, broken):
+    """The theme's own file, its line, one line of message and exit code 1: no
+    'internal error', whether the broken template is the page's or one it includes."""
+    themes = write_files(tmp_path / "themes", {"child/theme.toml": 'extends = "default"\n',
+                                               f"child/templates/{template}": broken})
+    (themes / "default").symlink_to(THEMES / "default")
+    run = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(FIXTURES / "tiny" / "content"),
+                          "--out", str(tmp_path / "build"), "--themes", str(themes), "--theme", "child"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    lines = run.stderr.strip().splitlines()
+    path = themes / "child" / "templates" / template
+    line = 2 if template == "base.html" else 3  # the unclosed tag
+    assert lines[0].startswith(f"error: {path}:{line}: template syntax error: "), run.stderr
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    assert len(lines) == 2 and lines[-1] == "Build failed: 1 error."
+    assert not (tmp_path / "build").exists()

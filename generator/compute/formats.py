@@ -10,21 +10,27 @@ import numpy as np
 
 _FIXED = re.compile(r"^fixed:(\d)$")
 FORMATS = ("text", "count", "fixed:N", "percent", "shape")
+MINUS = "\u2212"  # the minus sign: a hyphen ("-") is shorter and sits too low beside digits
+
+
+def signed(text: str) -> str:
+    """A formatted number with its hyphen-minus replaced by the minus sign (−)."""
+    return MINUS + text[1:] if text.startswith("-") else text
 
 
 def percent(value) -> str:
-    """A fraction as a whole percent: 0.2213 -> '22%'."""
-    return f"{_round_half_up(float(value) * 100, 0):.0f}%"
+    """A fraction as a whole percent: 0.2213 -> '22%', -0.05 -> '−5%'."""
+    return signed(f"{_unsigned_zero(_round_half_up(float(value) * 100, 0)):.0f}%")
 
 
 def fixed(value, digits: int = 2) -> str:
-    """A number with a fixed count of decimals: 2.5371 -> '2.54'."""
-    return f"{_round_half_up(float(value), digits):.{digits}f}"
+    """A number with a fixed count of decimals: 2.5371 -> '2.54', -0.5 -> '−0.50'."""
+    return signed(f"{_unsigned_zero(_round_half_up(float(value), digits)):.{digits}f}")
 
 
 def count(value) -> str:
-    """A whole number with thousands separators: 16384 -> '16,384'."""
-    return f"{int(value):,}"
+    """A whole number with thousands separators: 16384 -> '16,384', -3 -> '−3'."""
+    return signed(f"{int(value):,}")
 
 
 def shape(value) -> str:
@@ -33,7 +39,16 @@ def shape(value) -> str:
 
 
 def text(value) -> str:
+    """A value as it is; a negative number with the minus sign."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return signed(str(value))
     return str(value)
+
+
+def _unsigned_zero(value: float) -> float:
+    # A value that rounds to zero reads as 0.00, not −0.00: the sign would claim a
+    # direction the shown digits cannot carry.
+    return 0.0 if value == 0 else value
 
 
 def _round_half_up(value: float, digits: int) -> float:

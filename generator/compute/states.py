@@ -64,6 +64,7 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
         try:
             found = cache.states(page, kind.declarations(page), site.config.max_states, make)
             computed[page.slug] = kind.adopt(found, page)
+            site.warnings.extend(kind.warnings(computed[page.slug]))
         except ContentError as err:
             errors += err.problems
     if errors:

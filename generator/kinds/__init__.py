@@ -71,6 +71,11 @@ class PageKind:
         """States computed by an earlier build, attached to this build's source (its prose may be new)."""
         return computed
 
+    def warnings(self, computed: Any) -> list:
+        """Problems found while computing (or kept with reused states) that do not stop
+        the build: reported with the site's warnings, and failing it under --strict."""
+        return []
+
     def render_text(self, source: PageSource, computed: Any, text) -> Any:
         """The text of every state (prose.TextRenderer gives Markdown and Jinja)."""
         raise NotImplementedError

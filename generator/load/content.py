@@ -30,6 +30,7 @@ class SiteConfig:
     labels: dict
     series: tuple[SeriesEntry, ...]
     extra: tuple[SeriesEntry, ...]
+    play: str = ""    # the page the explainers' "Play with this concept" box links to
 
 
 @dataclass
@@ -123,6 +124,9 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
         errors.append(Problem(config.path, f"slug {slug!r} is listed more than once (each page once, "
                               "in series or extra)", lines[1] if len(lines) > 1 else None, "series"))
     known = set(listed) | {page.slug for page in pages}
+    if config.play and config.play not in {page.slug for page in pages}:
+        errors.append(Problem(config.path, f"unknown page {config.play!r}: play names a folder of content/ (a game)",
+                              schema.line_of(text, "play"), "play"))
     for page in pages:
         if schema.check_slug(page.slug):
             errors.append(Problem(page.path, schema.check_slug(page.slug).replace("slug", "folder name")))

@@ -170,6 +170,20 @@ LABELS = {
                          default="Value"),
     "data_position": Option((str,), "Data table heading for positions along a chart with no axis title.",
                             default="Position"),
+    "data_state": Option((str,), "Data table heading for the state of a bar or a diagram's box (removed, "
+                         "highlighted, faded).", default="State"),
+    "data_masked": Option((str,), "A masked cell of a heatmap, in its data table.", default="masked"),
+    "data_removed": Option((str,), "A faded bar (a token cut by top-k, say), in its data table.",
+                           default="removed"),
+    "data_threshold": Option((str,), "Data table row of a bar chart's threshold, when it has no label.",
+                             default="Threshold"),
+    "data_highlighted": Option((str,), "A highlighted box of a diagram, in its data table.",
+                               default="highlighted"),
+    "data_faded": Option((str,), "A faded box of a diagram, in its data table.", default="faded"),
+    "data_leads_to": Option((str,), "Data table heading for the boxes a diagram's box has arrows to.",
+                            default="Leads to"),
+    "data_path": Option((str,), "Data table row listing a diagram's highlighted path.",
+                        default="Highlighted path"),
     "dark_mode": Option((str,), "Name of the button that switches between light and dark colours.",
                         default="Dark mode"),
     # Embeds and single-file copies (see docs/embedding.md).
@@ -194,6 +208,9 @@ LABELS = {
     "open_full": Option((str,), "Link from an embed to the full explainer.", default="Open the full explainer"),
     "save_offline": Option((str,), "Link to the explainer as one HTML file for offline reading.",
                            default="Save as one file for offline reading"),
+    "play": Option((str,), "Heading of the box at the end of every explainer that links to the game (site.toml's "
+                   "play).", default="Play with this concept"),
+    "play_link": Option((str,), "The link in that box.", default="Play"),
 }
 
 # A label left empty would leave a heading or a link with no words.
@@ -221,6 +238,9 @@ SITE = {
     "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
                      item=LABELS),
     "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),
+    "play": Option((str,), "Slug of the page (a game) that the 'Play with this concept' box at the end of every "
+                   "explainer links to, with that page's title and description; it must be a folder of "
+                   "content/. Leave it out for no box.", default="", check=lambda v: check_slug(v) if v else None),
     "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
 }
 

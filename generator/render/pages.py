@@ -52,7 +52,14 @@ class RenderContext:
     def common(self, urls: Urls) -> dict:
         """Context every template gets."""
         return {"site": self.site.config, "labels": self.site.config.labels, "root": urls.root,
-                "home": urls.home(), "asset": urls.asset}
+                "home": urls.home(), "asset": urls.asset, "play": self.play(urls)}
+
+    def play(self, urls: Urls) -> SeriesLink | None:
+        """The page site.toml's `play` names (the explainers' "Play with this concept" box), or None."""
+        page = next((page for page in self.site.pages if page.slug == self.site.config.play), None)
+        if page is None:
+            return None
+        return SeriesLink(None, page.slug, page.title, page.description or page.subtitle, urls.page(page.slug))
 
     def series(self, urls: Urls, current: str | None) -> list[SeriesLink]:
         site = self.site
@@ -69,13 +76,18 @@ class RenderContext:
         return [_entry_link(self.site, e, urls, None, None) for e in self.site.config.extra]
 
     def neighbours(self, source: PageSource, urls: Urls) -> dict[str, SeriesLink | None]:
-        """The pages before and after this one in the series' reading order. A
-        planned neighbour is still named (without a link), so the order reads the
-        same on every page."""
-        order = self.series(urls, source.slug) + self.extra(urls)
-        index = next(i for i, link in enumerate(order) if link.slug == source.slug)
-        return {"previous": order[index - 1] if index > 0 else None,
-                "next": order[index + 1] if index + 1 < len(order) else None}
+        """The nearest published pages before and after this one in its reading
+        order: planned pages in between are skipped, and the numbered series and
+        the related extras are separate orders, so the series' last explainer does
+        not lead into the extras (nor an extra back into the series)."""
+        series = self.series(urls, source.slug)
+        extra = self.extra(urls)
+        order = series if any(link.slug == source.slug for link in series) else extra
+        index = next((i for i, link in enumerate(order) if link.slug == source.slug), None)
+        if index is None:
+            return {"previous": None, "next": None}
+        published = lambda links: next((link for link in links if link.href), None)  # noqa: E731
+        return {"previous": published(reversed(order[:index])), "next": published(order[index + 1:])}
 
     def related(self, source: PageSource, urls: Urls) -> list[SeriesLink]:
         entries = {e.slug: e for e in self.site.config.series + self.site.config.extra}

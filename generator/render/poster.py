@@ -17,7 +17,7 @@ import math
 import re
 from html import escape
 
-from .charts.common import ink_on, sequential_colour
+from .charts.common import DIVERGING, diverging_colour, ink_on, sequential_colour
 
 _FONT = 13
 _TICK_GAP = 6  # px between an axis and its tick labels
@@ -107,6 +107,7 @@ class _Plot:
         self.x, self.y, self.traces = x, y, []
         self.images: list[dict] = []
         self.below: list[dict] = []
+        self.barmode = "group"
 
     def box(self) -> tuple[float, float, float, float]:
         """Left, top, width, height in percent of the plot area."""
@@ -144,6 +145,7 @@ def _plots(figure: dict) -> dict[str, _Plot]:
                 values_x, values_y = values_y, values_x
             plots[name] = _Plot(_Axis(layout.get(xs, {}), values_x), _Axis(layout.get(ys, {}), values_y))
         plots[name].traces.append(trace)
+        plots[name].barmode = layout.get("barmode", "group")
     for image in layout.get("images", []):
         name = f"{image.get('xref', 'x')}{image.get('yref', 'y')}"
         if name in plots:
@@ -178,6 +180,8 @@ def _where(ref: str, plots: dict[str, _Plot], horizontal: bool):
 
 
 def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) -> str:
+    if shape.get("type") == "path" or "pixel" in (shape.get("xsizemode"), shape.get("ysizemode")):
+        return _path(shape, plots, inside)
     if inside is not None:  # drawn within its plot: its own axes, in percent of the plot
         fx, fy = (lambda v: inside.px(v)), (lambda v: inside.py(v))
     else:
@@ -195,8 +199,13 @@ def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) ->
         style.append(f"opacity:{shape['opacity']}")
     if line.get("dash") == "dot":
         style.append("stroke-dasharray:2 3")
+    elif line.get("dash") == "dash":
+        style.append("stroke-dasharray:6 4")
     out = ""
-    if shape.get("type") == "line":
+    if shape.get("type") == "circle":
+        out = (f'<ellipse cx="{(x0 + x1) / 2:.3f}%" cy="{(y0 + y1) / 2:.3f}%" rx="{(x1 - x0) / 2:.3f}%" '
+               f'ry="{(y1 - y0) / 2:.3f}%" style="{";".join(style)}"/>')
+    elif shape.get("type") == "line":
         out = (f'<line x1="{x0:.3f}%" y1="{y0:.3f}%" x2="{x1:.3f}%" y2="{y1:.3f}%" '
                f'style="{";".join(style)}"/>')
     elif x1 - x0 > 0 and y1 - y0 > 0 or shape.get("fillcolor") or stroke:
@@ -210,6 +219,45 @@ def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) ->
         out += _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, font.get("size", _FONT), font.get("color"),
                      "middle", "text-after-edge" if bottom else "central", percent_y=True)
     return out
+
+
+def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
+    """A path shape (an arrow, an arrowhead): in data units, drawn in a box of 100 by
+    100 units over the plot area, its strokes kept their width; or, sized in pixels
+    about an anchor in data units, drawn in pixels there (up the screen as y grows)."""
+    if inside is not None:
+        fx, fy = (lambda v: inside.px(v)), (lambda v: inside.py(v))
+    else:
+        fx = _where(shape.get("xref", "x"), plots, True)
+        fy = _where(shape.get("yref", "y"), plots, False)
+        if fx is None or fy is None:
+            return ""
+    line = shape.get("line", {})
+    stroke = line.get("color", "none") if line.get("width", 1) else "none"
+    style = (f"fill:{shape.get('fillcolor', 'none')};stroke:{stroke};"
+             f"stroke-width:{line.get('width', 2)}px")
+    pixels = "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
+    path = shape.get("path")
+    if path is None:  # a rectangle sized in pixels, about its anchor
+        path = (f"M {shape['x0']},{shape['y0']} L {shape['x1']},{shape['y0']} L {shape['x1']},{shape['y1']} "
+                f"L {shape['x0']},{shape['y1']} Z")
+    tokens = re.findall(r"[MLZ]|-?[\d.]+(?:e-?\d+)?", path)
+    out, numbers = [], []
+    for token in tokens:
+        if token in "MLZ":
+            out.append(token)
+        else:
+            numbers.append(float(token))
+            if len(numbers) == 2:
+                x, y = numbers
+                out.append(f"{x:g},{-y:g}" if pixels else f"{fx(x):.3f},{fy(y):.3f}")
+                numbers = []
+    d = " ".join(out)
+    if pixels:
+        return (f'<svg x="{fx(shape["xanchor"]):.3f}%" y="{fy(shape["yanchor"]):.3f}%" overflow="visible">'
+                f'<path d="{d}" style="{style}"/></svg>')
+    return (f'<svg width="100%" height="100%" viewBox="0 0 100 100" preserveAspectRatio="none" overflow="visible">'
+            f'<path d="{d}" vector-effect="non-scaling-stroke" style="{style}"/></svg>')
 
 
 def _image(image: dict, plot: _Plot) -> str:
@@ -228,16 +276,27 @@ def _bars(trace: dict, plot: _Plot) -> str:
     colours = trace.get("marker", {}).get("color", "currentColor")
     texts = trace.get("text") or []
     out = []
-    half = 0.4
+    # Several series: side by side (barmode "group"), or each on the ones before it
+    # ("relative" or "stack"), as Plotly places them.
+    series = [t for t in plot.traces if t.get("type") == "bar"]
+    place, count = series.index(trace), len(series)
+    stacked = plot.barmode in ("relative", "stack")
+    half = 0.4 if stacked or count == 1 else 0.4 / count
     for index, (category, value) in enumerate(zip(categories or [], values or [])):
         colour = colours[index] if isinstance(colours, list) else colours
         at = index if plot.x.categories is not None or horizontal else category
+        base = 0.0
+        if stacked:
+            before = [(t.get("x") if horizontal else t.get("y"))[index] for t in series[:place]]
+            base = sum(v for v in before if (v > 0) == (value > 0))
+        elif count > 1:
+            at = at - 0.4 + half * (2 * place + 1)
         if horizontal:
             y0, y1 = sorted((plot.py(at - half), plot.py(at + half)))
-            x0, x1 = sorted((plot.px(0), plot.px(value)))
+            x0, x1 = sorted((plot.px(base), plot.px(base + value)))
         else:
             x0, x1 = sorted((plot.px(at - half), plot.px(at + half)))
-            y0, y1 = sorted((plot.py(0), plot.py(value)))
+            y0, y1 = sorted((plot.py(base), plot.py(base + value)))
         out.append(f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
                    f'style="fill:{colour}"/>')
         if index < len(texts) and texts[index] not in (None, ""):
@@ -253,17 +312,24 @@ def _bars(trace: dict, plot: _Plot) -> str:
 def _heatmap(trace: dict, plot: _Plot) -> str:
     z = trace.get("z") or []
     low, high = float(trace.get("zmin", 0)), float(trace.get("zmax", 1))
-    if trace.get("colorscale") not in (None, "Viridis") or high <= low:
+    scale = trace.get("colorscale")
+    if scale == DIVERGING:
+        shade = diverging_colour
+    elif scale in (None, "Viridis"):
+        shade = sequential_colour
+    else:
         return ""  # a scale this drawing does not know: left for Plotly
+    if high <= low:
+        return ""
     xs = trace.get("x") or list(range(len(z[0]) if z else 0))
     ys = trace.get("y") or list(range(len(z)))
     out = []
     show_text = "texttemplate" in trace
     for row, y in zip(z, ys):
         for value, x in zip(row, xs):
-            if not (_inside(plot.x, x) and _inside(plot.y, y)):
-                continue  # past the axes' range, as a colour bar's own trace is
-            colour = sequential_colour((float(value) - low) / (high - low))
+            if value is None or not (_inside(plot.x, x) and _inside(plot.y, y)):
+                continue  # a masked cell (a gap), or past the axes' range, as a colour bar's own trace is
+            colour = shade((float(value) - low) / (high - low))
             x0, x1 = sorted((plot.px(x - 0.5), plot.px(x + 0.5)))
             y0, y1 = sorted((plot.py(y - 0.5), plot.py(y + 0.5)))
             out.append(f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '

@@ -49,7 +49,13 @@ class Theme:
         return "\n".join(self.static_text(name) for name in self.stylesheets)
 
     def render(self, template: str, **context) -> str:
-        return self.env.get_template(template).render(**context)
+        try:
+            return self.env.get_template(template).render(**context)
+        except jinja2.TemplateSyntaxError as err:
+            # A theme's own mistake: name its file and line, as for any content file. The
+            # error may come from a template this one includes or extends.
+            where = Path(err.filename) if err.filename else self.chain[0] / TEMPLATES_DIR / (err.name or template)
+            raise ContentError.one(where, f"template syntax error: {err.message}", line=err.lineno) from None
 
 
 def load_theme(themes_dir: Path, name: str, config_path: Path, cache=None) -> Theme:

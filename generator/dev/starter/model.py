@@ -31,3 +31,33 @@ def temperature_step(temperature: float) -> dict:
         },
         "chart": {"x": WORDS, "y": probabilities.tolist(), "highlight": top},
     }
+
+
+CURVE = np.round(np.linspace(0.25, 3.0, 12), 2)  # temperatures along the line chart's x axis
+
+
+def spread_step(temperature: float, top_two: bool) -> dict:
+    """Each word's probability as the temperature rises: a line per word, a rule
+    at the chosen temperature. With top_two, only the two best words are kept and
+    their probabilities renormalised, as top-k sampling (k = 2) would."""
+    curves = np.array([softmax(SCORES, t) for t in CURVE])          # one row per temperature
+    if top_two:
+        curves[:, 2:] = 0.0
+        curves /= curves.sum(axis=1, keepdims=True)
+    chosen = softmax(SCORES, temperature)
+    if top_two:
+        chosen[2:] = 0.0
+        chosen /= chosen.sum()
+    kept = 2 if top_two else len(WORDS)
+    return {
+        "values": {
+            "temperature": temperature,
+            "top_two": top_two,
+            "kept": kept,
+            "top_word": WORDS[0],
+            "top_probability": float(chosen[0]),
+            "second_probability": float(chosen[1]),
+        },
+        "chart": {"x": CURVE.tolist(), "y": curves.T.tolist(), "series": WORDS, "rule": temperature,
+                  "rule_label": f"T = {temperature}"},
+    }

@@ -20,6 +20,7 @@ class ExplainerKind(PageKind):
         "Each `[[controls]]` entry of a step": schema.CONTROL,
         "Each `[[readouts]]` entry of a step": schema.READOUT,
         "The `[chart]` table of a step": schema.CHART,
+        "Each `[[charts]]` entry of a step": schema.CHARTS_ITEM,
     }
 
     def load(self, folder: Path, warnings: list) -> content.Explainer:
@@ -27,13 +28,16 @@ class ExplainerKind(PageKind):
 
     def declarations(self, source: content.Explainer) -> str:
         """Everything about the steps that the computation reads: not their prose."""
-        return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.chart) for s in source.steps])
+        return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.charts) for s in source.steps])
 
     def compute(self, source, model, config, cache) -> list[compute.StepStates]:
         return compute.compute_explainer(source, model, config.max_states, cache)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)
+
+    def warnings(self, computed) -> list:
+        return [warning for step in computed for warning in step.warnings]
 
     def render_text(self, source, computed, renderer) -> list[text.StepProse]:
         return text.render_explainer_text(source, computed, renderer)

@@ -3,6 +3,7 @@ passed to the step's function in model.py, and what comes back is checked
 (finite numbers, the values readouts need, chart data of the right shape)."""
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,6 +22,13 @@ from .content import Explainer, Step
 
 
 @dataclass
+class StepState(State):
+    """A state of a step: `chart` is its first (often only) chart's data, `charts`
+    every chart's data in the step's order."""
+    charts: list = field(default_factory=list)
+
+
+@dataclass
 class StepStates:
     step: Step
     states: list[State]      # in enumeration order; the first is not the default
@@ -31,6 +39,9 @@ class StepStates:
     figure_memo: dict = field(default_factory=dict, repr=False, compare=False)
     table_memo: dict = field(default_factory=dict, repr=False, compare=False)  # the same, for data tables
     poster_memo: dict = field(default_factory=dict, repr=False, compare=False)  # and for the default's drawing
+    # What the chart checks found suspicious (a value the colour scale would clip), one per
+    # step and data key; reported with the site's warnings on every build, cached or not.
+    warnings: list = field(default_factory=list, compare=False)
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -39,30 +50,34 @@ class StepStates:
         self._index = {s.key: s for s in self.states}
 
     @property
-    def figures(self) -> dict[str, dict]:
-        """Each state's Plotly figure, made once: the dev server keeps a step's
-        states while its model and declarations (the chart's among them) are
+    def figures(self) -> list[dict[str, dict]]:
+        """Each chart's Plotly figure in each state, made once: the dev server keeps a
+        step's states while its model and declarations (the charts' among them) are
         unchanged, so a prose edit redraws no figure."""
         if not self.figure_memo:
-            kind = charts.get(self.step.chart.kind)
-            self.figure_memo.update({s.key: kind.figure(self.step.chart, s.chart) for s in self.states})
-        return self.figure_memo
+            for index, chart in enumerate(self.step.charts):
+                kind = charts.get(chart.kind)
+                # Ranges that stay fixed across states are worked out once, over every state.
+                chart = charts.resolved(chart, [s.charts[index] for s in self.states])
+                self.figure_memo[index] = {s.key: kind.figure(chart, s.charts[index]) for s in self.states}
+        return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
     @property
-    def poster(self) -> str:
-        """The default state drawn as a still picture for the page's HTML (render/poster.py)."""
+    def posters(self) -> list[str]:
+        """The default state of each chart drawn as a still picture for the page's HTML (render/poster.py)."""
         if self.default_key not in self.poster_memo:
             self.poster_memo.clear()
-            self.poster_memo[self.default_key] = poster(self.figures[self.default_key])
+            self.poster_memo[self.default_key] = [poster(figures[self.default_key]) for figures in self.figures]
         return self.poster_memo[self.default_key]
 
-    def tables(self, labels: dict) -> dict[str, dict]:
-        """Each state's chart data table, in the words of `labels`, made once per labels."""
+    def tables(self, labels: dict) -> list[dict[str, dict]]:
+        """Each chart's data table in each state, in the words of `labels`, made once per labels."""
         key = repr(sorted(labels.items()))
         if key not in self.table_memo:
-            kind = charts.get(self.step.chart.kind)
             self.table_memo.clear()  # only the site's current labels are worth keeping
-            self.table_memo[key] = {s.key: kind.table(self.step.chart, s.chart, labels) for s in self.states}
+            self.table_memo[key] = [
+                {s.key: charts.get(chart.kind).table(chart, s.charts[index], labels) for s in self.states}
+                for index, chart in enumerate(self.step.charts)]
         return self.table_memo[key]
 
 
@@ -91,7 +106,7 @@ def adopt(cached: list[StepStates], explainer: Explainer) -> list[StepStates]:
     for step, states in zip(explainer.steps, cached):
         step.controls = states.step.controls
         adopted.append(StepStates(step, states.states, states.default_key, states.constants, states.figure_memo,
-                                  states.table_memo, states.poster_memo))
+                                  states.table_memo, states.poster_memo, states.warnings))
     return adopted
 
 
@@ -110,10 +125,11 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         raise ContentError.one(step.path, f"has {total:,} control combinations "
                                f"({' × '.join(map(str, sizes))}), more than max_states = {max_states:,} "
                                "(raise it in site.toml or offer fewer values)", field="controls")
-    kind = charts.get(step.chart.kind)  # the schema allows only known kinds and formats
+    kinds = [charts.get(chart.kind) for chart in step.charts]  # the schema allows only known kinds and formats
     formatters = [formatter(readout.format) for readout in step.readouts]
     where = f"{explainer.slug}, step {step.number} ({step.compute})"
     states = []
+    warned: dict[str, list] = {}  # chart data key -> [first warning, its state, how many states]
     for indices, key, to in grid(sizes):
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
@@ -123,7 +139,9 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data = _check_output(output, step, where, label, kind, memos)
+        values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos)
+        for field, kind_name, issue in warnings:
+            warned.setdefault(f"{field}.{issue.key}", [issue.message, label, 0, kind_name])[2] += 1
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
@@ -135,39 +153,72 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
                 raise ContentError.one(step.path, f"value {readout.value!r} = {values[readout.value]!r} "
                                        f"cannot be shown as {readout.format!r} ({err})",
                                        field="readouts") from None
-        states.append(State(key, choice, values, chart_data, readouts, to))
+        states.append(StepState(key, choice, values, chart_data[0], readouts, to, chart_data))
     default_key = ".".join(str(c.values.index(c.default)) for c in step.controls)
     constants = {
         name: value for name, value in states[0].values.items()
         if all(s.values.get(name) == value for s in states[1:])
     }
-    return StepStates(step, states, default_key, constants)
+    found = [Problem(step.path, f"{where} returned {kind_name} chart data for {first}: {message}"
+                     + (f" (and {count - 1} other states)" if count > 1 else ""), field=name)
+             for name, (message, first, count, kind_name) in warned.items()]
+    return StepStates(step, states, default_key, constants, warnings=found)
 
 
-def _check_output(output, step: Step, where: str, label: str, kind, memos: _Memos) -> tuple[dict, dict]:
+def _check_output(output, step: Step, where: str, label: str, kinds: list,
+                  memos: _Memos) -> tuple[dict, list[dict], list[tuple]]:
+    """The values, each chart's data and the charts' warnings (field, chart kind,
+    issue): `"chart": {...}` for a step with one chart, or `"charts": [{...}, ...]`,
+    one per chart in the step file's order."""
     path = step.path
     if not isinstance(output, dict) or not isinstance(output.get("values"), dict):
         raise ContentError.one(path, f"{where} must return a dict with 'values' and 'chart' dicts, "
                                f"found {type(output).__name__}")
-    if not isinstance(output.get("chart"), dict):
+    count = len(step.charts)
+    if "charts" in output:
+        returned = output["charts"]
+        if not isinstance(returned, (list, tuple)) or len(returned) != count \
+                or not all(isinstance(c, dict) for c in returned):
+            found = f"{len(returned)} items" if isinstance(returned, (list, tuple)) else type(returned).__name__
+            raise ContentError.one(path, f"{where} must return 'charts' as a list of {count} dicts (one per "
+                                   f"chart of the step) for {label}, found {found}", field="charts")
+    elif count == 1 and isinstance(output.get("chart"), dict):
+        returned = [output["chart"]]
+    elif count == 1:
         raise ContentError.one(path, f"{where} returned no 'chart' dict for {label}")
+    else:
+        raise ContentError.one(path, f"{where} returned no 'charts' list for {label} (the step has {count} "
+                               "charts)", field="charts")
     values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
         if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
-    chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in output["chart"].items()}
+    field = "chart" if count == 1 else "charts[{}]"
+    data, warnings = [], []
+    for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds)):
+        chart_data, issues = _check_chart(raw, chart, kind, path, where, label, memos, field.format(index))
+        data.append(chart_data)
+        warnings += [(field.format(index), chart.kind, issue) for issue in issues]
+    return values, data, warnings
+
+
+def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _Memos,
+                 field: str) -> tuple[dict, list]:
+    """A chart's data, checked by its kind; what the kind only warns about is returned."""
+    chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in raw.items()}
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
-        raise ContentError.one(path, f"{where} returned {step.chart.kind} chart data with unknown key "
-                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field="chart")
+        raise ContentError.one(path, f"{where} returned {chart.kind} chart data with unknown key "
+                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field=field)
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
             raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
-    message = kind.check(chart_data)
-    if message:
-        raise ContentError.one(path, f"{where} returned bad {step.chart.kind} chart data for {label}: "
-                               f"{message}", field="chart")
-    return values, chart_data
+    found = charts.check(kind, chart_data, chart)
+    for issue in found:
+        if not issue.warning:
+            raise ContentError.one(path, f"{where} returned bad {chart.kind} chart data for {label}: "
+                                   f"{issue.message}", field=f"{field}.{issue.key}" if issue.key else field)
+    return chart_data, [issue for issue in found if issue.warning]
 
 
 def _as_plain_array(value, arrays):
@@ -199,20 +250,59 @@ def resolve_controls(explainer: Explainer, model: ModuleType, arrays: dict | Non
             if control.details_from:
                 details = _model_list(model, control.details_from, step.path, where + ".details", errors,
                                       line("details"), arrays)
-            if values is not None and details is not None and len(details) != len(values):
-                errors.append(Problem(step.path, f"expected {len(values)} details (one per value), "
-                                      f"found {len(details)}", line("details"), where + ".details"))
+            labels = control.labels
+            if control.labels_from:  # labels may repeat: two tokens can read the same
+                labels = _model_list(model, control.labels_from, step.path, where + ".labels", errors,
+                                     line("labels"), arrays, unique=False)
+            for key, items in (("details", details), ("labels", labels)):
+                if values is not None and items is not None and len(items) != len(values):
+                    errors.append(Problem(step.path, f"expected {len(values)} {key} (one per value), "
+                                          f"found {len(items)}", line(key), f"{where}.{key}"))
             resolved.append(replace(control, values=tuple(values or ()),
-                                    details=tuple(details) if details is not None else None))
+                                    details=tuple(details) if details is not None else None,
+                                    labels=tuple(str(v) for v in labels) if labels is not None else None))
         step.controls = resolved
-        if not callable(getattr(model, step.compute, None)):
+        function = getattr(model, step.compute, None)
+        if not callable(function):
             errors.append(Problem(step.path, f"model.py defines no function {step.compute!r}",
                                   line_of(text, "compute"), "compute"))
+        else:
+            errors += _signature_problems(step, function, text)
     if errors:
         raise ContentError(errors)
 
 
-def _model_list(model, name, path, field, errors, line=None, arrays=None):
+def _signature_problems(step: Step, function, text: str) -> list[Problem]:
+    """Each control is passed as a keyword argument: a name the function does not
+    take is the step file's mistake (or the function's), found before any call."""
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin or C function: nothing to check against
+        return []
+    kinds = {p.kind for p in parameters.values()}
+    takes = [name for name, p in parameters.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    problems = []
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        for index, control in enumerate(step.controls):
+            if control.name not in takes:
+                where = f"controls[{index}]"
+                problems.append(Problem(
+                    step.path, f"model.py's {step.compute}() has no parameter {control.name!r} "
+                    f"(it takes: {', '.join(takes) or 'none'})",
+                    line_of(text, "name", where + ".") or line_of(text, None, where + "."), where + ".name"))
+    names = {c.name for c in step.controls}
+    if problems:  # a misspelt control: the parameter it should name is missing for the same reason
+        return problems
+    for name, p in parameters.items():
+        if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name not in names:
+            problems.append(Problem(step.path, f"model.py's {step.compute}() needs {name!r}, which no control "
+                                    "of the step gives (add a control named so, or a default)",
+                                    line_of(text, "compute"), "controls"))
+    return problems
+
+
+def _model_list(model, name, path, field, errors, line=None, arrays=None, unique=True):
     if not hasattr(model, name):
         errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
         return None
@@ -227,7 +317,7 @@ def _model_list(model, name, path, field, errors, line=None, arrays=None):
         errors.append(Problem(path, f"model.py's {name!r} is empty: a control needs at least one value",
                               line, field))
         return None
-    if len({str(v) for v in value}) != len(value):
+    if unique and len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
         return None
     return [plain(v, arrays) for v in value]

@@ -16,6 +16,7 @@ from .schema import CHART, EXPLAINER, READOUT, STEP
 MAIN_FILE = "explainer.md"
 MODEL_FILE = "model.py"
 STEPS_DIR = "steps"
+MAX_CHARTS = 3  # side by side on a wide screen; more would be too narrow to read
 
 Readout = schema.record("Readout", READOUT, __name__)
 Chart = schema.record("Chart", CHART, __name__)
@@ -34,6 +35,21 @@ class Control:
     button: str
     details: tuple | None
     details_from: str | None
+    labels: tuple | None = None        # the visible text of each value, when it is not the value
+    labels_from: str | None = None
+
+    def text(self, index: int) -> str:
+        """What a reader sees for value `index`: `button` around its label or value."""
+        shown = self.labels[index] if self.labels is not None else value_text(self.values[index])
+        return self.button.replace("{value}", str(shown))
+
+
+def value_text(value) -> str:
+    """A value as the page names it (deep links, data-value): true and false as in TOML."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+TOGGLE_VALUES = (False, True)  # a toggle is off, then on: State.to indexes them so
 
 
 @dataclass
@@ -47,12 +63,18 @@ class Step:
     summary: str
     controls: list[Control]
     readouts: list[Readout]
-    chart: Chart
+    charts: list[Chart]      # one to three, shown side by side on wide screens
+    summaries: list[str]     # each chart's summary (Jinja), in order
     prose: str
     hint: str
     deeper: str
     prose_line: int = 1
     part_lines: dict = field(default_factory=dict)  # part name -> first line, for error messages
+
+    @property
+    def chart(self) -> Chart:
+        """The first (often the only) chart."""
+        return self.charts[0]
 
 
 @dataclass
@@ -125,16 +147,44 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
     for name in sorted({n for n in names if names.count(n) > 1}):
         errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
                               "controls"))
+    chart_tables, summaries = _charts(meta, path, doc.text, errors)
     if errors:
         raise ContentError(errors)
     slug = path.stem.split("-", 1)[1] if "-" in path.stem and path.stem.split("-")[0].isdigit() else path.stem
     return Step(
         path=path, number=number, slug=slug, title=meta["title"], subtitle=meta["subtitle"],
         compute=meta["compute"], summary=meta["summary"], controls=controls,
-        readouts=[Readout(**r) for r in meta["readouts"]], chart=Chart(**meta["chart"]),
+        readouts=[Readout(**r) for r in meta["readouts"]],
+        charts=[Chart(**table) for table in chart_tables], summaries=summaries,
         prose=doc.parts["main"], hint=doc.parts.get("hint", ""), deeper=doc.parts.get("deeper", ""),
         prose_line=doc.part_lines["main"], part_lines=dict(doc.part_lines),
     )
+
+
+def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[list[dict], list[str]]:
+    """A step's charts: `[chart]` (one, described by the step's `summary`) or
+    `[[charts]]` (one to MAX_CHARTS, each with its own summary)."""
+    single, several = meta.get("chart"), meta.get("charts")
+    if single is not None and several is not None:
+        errors.append(Problem(path, "a step has either one [chart] or a list of [[charts]], not both",
+                              schema.line_of(text, None, "charts[0].") or schema.line_of(text, None, "chart."),
+                              "charts"))
+        return [], []
+    if single is not None:
+        return [single], [meta["summary"]]
+    if several is None:
+        errors.append(Problem(path, "is required: expected a [chart] table or [[charts]] tables", None, "chart"))
+        return [], []
+    if not 1 <= len(several) <= MAX_CHARTS:
+        errors.append(Problem(path, f"expected 1 to {MAX_CHARTS} charts, found {len(several)}",
+                              schema.line_of(text, None, f"charts[{min(len(several), MAX_CHARTS)}].")
+                              or schema.line_of(text, "charts"), "charts"))
+        return [], []
+    if meta["summary"]:
+        errors.append(Problem(path, "a step with [[charts]] gives each chart its own summary; move this one "
+                              "into its chart", schema.line_of(text, "summary"), "summary"))
+    tables = [{key: value for key, value in table.items() if key != "summary"} for table in several]
+    return tables, [table["summary"] for table in several]
 
 
 def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:
@@ -143,22 +193,47 @@ def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | No
     def line(key: str) -> int | None:
         return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
 
+    def problem(key: str, message: str) -> None:
+        errors.append(Problem(path, message, line(key), f"{where}.{key}"))
+
+    kind = row.get("kind", "buttons")
     if "{value}" not in row.get("button", "{value}"):
-        errors.append(Problem(path, f"must contain '{{value}}', found {row.get('button')!r}", line("button"),
-                              where + ".button"))
-    values, details = row.get("values"), row.get("details")
+        problem("button", f"must contain '{{value}}', found {row.get('button')!r}")
+    values, details, labels = row.get("values"), row.get("details"), row.get("labels")
+    default = row.get("default")
+    if kind == "toggle":
+        if values is not None:
+            problem("values", "a toggle's values are false and true: leave 'values' out")
+        for key in ("labels", "details"):
+            if row.get(key) is not None:
+                problem(key, f"a toggle is one button named by its label: it has no {key}")
+        if not isinstance(default, bool):
+            problem("default", f"expected true or false for a toggle, found {default!r}")
+        values = list(TOGGLE_VALUES)
+    else:
+        if values is None:
+            problem("values", "is required: expected a list or the name of a list in model.py")
+        if isinstance(default, bool):
+            problem("default", f"expected one of the values, found {str(default).lower()} "
+                    "(true and false are a toggle's values: kind = \"toggle\")")
+        if kind == "slider" and details is not None:
+            problem("details", "a slider shows one value at a time: it has no details")
     literal = isinstance(values, list)
-    if literal and values and row.get("default") not in values:
-        errors.append(Problem(path, f"expected one of the values {values!r}, found {row.get('default')!r}",
-                              line("default"), where + ".default"))
-    if isinstance(details, list) and literal and len(details) != len(values):
-        errors.append(Problem(path, f"expected {len(values)} details (one per value), found {len(details)}",
-                              line("details"), where + ".details"))
+    if literal and values and kind != "toggle" and not isinstance(default, bool) and default not in values:
+        problem("default", f"expected one of the values {values!r}, found {default!r}")
+    for key, items in (("details", details), ("labels", labels)):
+        if isinstance(items, list) and literal and len(items) != len(values):
+            problem(key, f"expected {len(values)} {key} (one per value), found {len(items)}")
+        if isinstance(items, list) and not all(isinstance(i, (str, int, float)) and not isinstance(i, bool)
+                                               for i in items):
+            problem(key, f"expected strings or numbers, found {items!r}")
     control = Control(
-        kind=row.get("kind", "buttons"), name=row.get("name"), label=row.get("label"),
+        kind=kind, name=row.get("name"), label=row.get("label"),
         values=tuple(values) if literal else (), values_from=None if literal else values,
-        default=row.get("default"), button=row.get("button", "{value}"),
+        default=default, button=row.get("button", "{value}"),
         details=tuple(details) if isinstance(details, list) else None,
         details_from=details if isinstance(details, str) else None,
+        labels=tuple(str(label) for label in labels) if isinstance(labels, list) else None,
+        labels_from=labels if isinstance(labels, str) else None,
     )
     return control, errors

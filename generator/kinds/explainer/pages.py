@@ -1,6 +1,8 @@
 """An explainer's outputs: its page (every step, with the series around it),
 the whole explainer as an embed (embed/<slug>/index.html), each step alone as
-an embed (embed/<slug>/step-<n>.html), and the single-file copy of its page.
+an embed (embed/<slug>/step-<n>.html), each chart of a step with several charts
+alone with the step's controls and text (embed/<slug>/step-<n>-chart-<k>.html),
+and the single-file copy of its page.
 
 An embed has no site navigation, only a small link to the full explainer, and
 runs with no script on the host page, because LMS editors such as Canvas and
@@ -8,14 +10,14 @@ Moodle strip scripts but keep iframes. A step embed carries only its own step's
 data, so it stays small."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...render import seo
 from ...render.pages import Page, RenderContext, split_questions
 from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from .compute import StepStates
-from .content import Explainer, Step
+from .content import Control, Explainer, Step, value_text
 from .payload import chart_payload, explainer_payload, step_payload
 from .text import StepProse
 
@@ -28,6 +30,18 @@ _HEADER = 400  # the whole explainer's title, subtitle and introduction
 
 
 @dataclass
+class ChartView:
+    """One chart of a step: its title, height, caption and data table in the default state."""
+    index: int
+    title: str
+    height: int
+    summary: str
+    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
+    poster: str = ""                           # the default state drawn, until Plotly draws it
+    embed: EmbedCode | None = None             # this chart alone, for a step with several
+
+
+@dataclass
 class StepView:
     number: int
     total: int
@@ -37,14 +51,10 @@ class StepView:
     controls: list[dict]
     readouts: list[tuple[str, str]]
     prose: str
-    summary: str
     hint: str
     deeper: str
-    chart_height: int
     wide: bool
-    chart_title: str = ""
-    table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
-    poster: str = ""                           # the default state drawn, until Plotly draws it
+    charts: list[ChartView] = field(default_factory=list)
     embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
 
 
@@ -66,8 +76,11 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
     labels = context.site.config.labels
     views = []
     for states, texts in zip(steps, step_prose):
-        view = step_view(states, texts, len(steps), states.tables(labels)[states.default_key])
+        view = step_view(states, texts, len(steps), labels)
         view.embed = step_embed_code(urls, explainer, states.step)
+        if len(view.charts) > 1:
+            for chart in view.charts:
+                chart.embed = chart_embed_code(urls, explainer, states.step, chart.index)
         views.append(view)
     to_html = context.to_html
     questions = split_questions(explainer.questions, to_html)
@@ -88,8 +101,7 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     steps = list(zip(step_states, step_prose))
     labels = context.site.config.labels
     # Figures and tables are made once per step and shared with the explainer page.
-    views = [step_view(states, texts, len(steps), states.tables(labels)[states.default_key])
-             for states, texts in steps]
+    views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
     to_html = context.to_html
     whole = embed_path(explainer.slug)
     html = context.theme.render(
@@ -105,7 +117,40 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
             show_deeper=False, step_index=0,
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
+        if len(states.step.charts) > 1:
+            pages += _chart_embeds(explainer, index, states, texts, charts, context)
     return pages
+
+
+def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: StepProse, charts,
+                  context: RenderContext) -> list[Page]:
+    """Each chart of a step alone, with the step's controls, readouts and prose: for
+    a course page that discusses one of the views. Its data holds that chart only."""
+    pages = []
+    labels = context.site.config.labels
+    for chart in range(len(states.step.charts)):
+        path = chart_embed_path(explainer.slug, states.step.number, chart)
+        view = step_view(states, texts, len(explainer.steps), labels, only=chart)
+        html = context.theme.render(
+            "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
+            payload=step_payload(charts, index, states, texts, only=chart), intro="", key_ideas="",
+            show_pager=False, show_deeper=False, step_index=0,
+        )
+        pages.append(Page(path, html, indexed=False, source=explainer.slug))
+    return pages
+
+
+def chart_embed_path(slug: str, step: int, chart: int) -> str:
+    """embed/<slug>/step-<n>-chart-<k>.html, k counted from 1 as a reader counts the charts."""
+    return embed_path(slug, step)[:-len(".html")] + f"-chart-{chart + 1}.html"
+
+
+def chart_embed_code(urls: Urls, explainer: Explainer, step: Step, chart: int) -> EmbedCode:
+    """The iframe code for one chart of a step, alone with the step's controls and text."""
+    title = step.charts[chart].title or f"{chart + 1}"
+    return embed_code(urls, chart_embed_path(explainer.slug, step.number, chart),
+                      f"{explainer.title}: {step.title}: {title}",
+                      step.charts[chart].height + _STEP_CHROME + _CONTROL_ROW * len(step.controls))
 
 
 def _embed_context(context: RenderContext, explainer: Explainer, urls: Urls, step_number: int | None) -> dict:
@@ -131,29 +176,47 @@ def step_embed_code(urls: Urls, explainer: Explainer, step: Step | None) -> Embe
 
 
 def _step_height(step: Step) -> int:
-    return step.chart.height + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
+    # Charts stack in a narrow frame: the first guess counts every one of them.
+    return sum(chart.height for chart in step.charts) + _STEP_CHROME + _CONTROL_ROW * len(step.controls)
 
 
-def step_view(states: StepStates, texts: StepProse, total: int, table: dict) -> StepView:
+def step_view(states: StepStates, texts: StepProse, total: int, labels: dict, only: int | None = None) -> StepView:
+    """A step as the templates show it; with `only`, that one of its charts alone."""
     step = states.step
     default = states.by_key(states.default_key)
-    html, summary = texts.states[states.default_key]
-    controls = []
-    for control in step.controls:
-        buttons = []
-        for index, value in enumerate(control.values):
-            buttons.append({
-                "index": index,
-                "value": str(value),  # deep links name values, not indices
-                "text": control.button.replace("{value}", str(value)),
-                "detail": str(control.details[index]) if control.details else "",
-                "pressed": value == control.default,
-            })
-        controls.append({"name": control.name, "label": control.label, "buttons": buttons})
+    html, _ = texts.states[states.default_key]
+    tables = states.tables(labels)
+    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key], poster)
+              for index, (chart, summary, poster)
+              in enumerate(zip(step.charts, texts.summaries[states.default_key], states.posters))]
+    if only is not None:  # renumbered from 0, as that page's data holds the one chart
+        charts = [replace(charts[only], index=0)]
     return StepView(
         number=step.number, total=total, anchor=f"step-{step.number}", title=step.title,
-        subtitle=step.subtitle, controls=controls,
+        subtitle=step.subtitle, controls=[control_view(control) for control in step.controls],
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
-        prose=html, summary=summary, hint=texts.hint, deeper=texts.deeper, chart_height=step.chart.height,
-        wide=step.chart.wide, chart_title=step.chart.title, table=table, poster=states.poster,
+        prose=html, hint=texts.hint, deeper=texts.deeper,
+        # Several charts take the step's full width, side by side, with the text below.
+        wide=len(charts) > 1 or any(chart.wide for chart in step.charts), charts=charts,
     )
+
+
+def control_view(control: Control) -> dict:
+    """What the templates need of a control: its kind, name and label, and per kind
+    the buttons, the toggle's state, or the slider's positions. Values are named as
+    deep links name them (value_text), never by index."""
+    selected = control.values.index(control.default)
+    view = {"kind": control.kind, "name": control.name, "label": control.label, "index": selected,
+            "values": [value_text(value) for value in control.values],
+            "texts": [control.text(index) for index in range(len(control.values))]}
+    if control.kind == "toggle":
+        view["pressed"] = control.default is True
+    elif control.kind == "slider":
+        view["text"] = view["texts"][selected]
+    else:
+        view["buttons"] = [{
+            "index": index, "value": value, "text": text,
+            "detail": str(control.details[index]) if control.details else "",
+            "pressed": index == selected,
+        } for index, (value, text) in enumerate(zip(view["values"], view["texts"]))]
+    return view

@@ -20,8 +20,8 @@ from .text import StepProse
 @dataclass
 class ChartPayload:
     """An explainer's charts and data tables in every state, interned into one pool.
-    Each step: {"default", "layout" (what all its states share), "states": {key:
-    {"data", "layout", "table"}}}."""
+    Each step: {"default", "charts": [{"layout" (what all its states share)}],
+    "states": {key: {"charts": [{"data", "layout", "table"}]}}}."""
     steps: list[dict]
     pool: list
 
@@ -32,18 +32,25 @@ def chart_payload(steps: list[StepStates], labels: dict) -> ChartPayload:
                         pool.items)
 
 
-def _step_charts(computed: StepStates, figures: dict[str, dict], tables: dict[str, dict], pool: "Pool") -> dict:
-    layouts = [figures[s.key]["layout"] for s in computed.states]
-    shared = {k: v for k, v in layouts[0].items() if all(layout.get(k) == v for layout in layouts[1:])}
+def _step_charts(computed: StepStates, figures: list[dict[str, dict]], tables: list[dict[str, dict]],
+                 pool: "Pool") -> dict:
+    shared_layouts = []
+    for chart_figures in figures:
+        layouts = [chart_figures[s.key]["layout"] for s in computed.states]
+        shared_layouts.append({k: v for k, v in layouts[0].items() if all(layout.get(k) == v for layout in layouts[1:])})
     states = {}
     for state in computed.states:
-        figure = figures[state.key]
-        states[state.key] = {
-            "data": pool.intern(figure["data"]),
-            "layout": {k: pool.intern(v) for k, v in figure["layout"].items() if k not in shared},
-            "table": pool.intern(tables[state.key]),
-        }
-    return {"default": computed.default_key, "layout": shared, "states": states}
+        charts = []
+        for chart_figures, chart_tables, shared in zip(figures, tables, shared_layouts):
+            figure = chart_figures[state.key]
+            charts.append({
+                "data": pool.intern(figure["data"]),
+                "layout": {k: pool.intern(v) for k, v in figure["layout"].items() if k not in shared},
+                "table": pool.intern(chart_tables[state.key]),
+            })
+        states[state.key] = {"charts": charts}
+    return {"default": computed.default_key, "charts": [{"layout": shared} for shared in shared_layouts],
+            "states": states}
 
 
 def explainer_payload(charts: ChartPayload, steps: list[StepStates], prose: list[StepProse]) -> str:
@@ -53,9 +60,11 @@ def explainer_payload(charts: ChartPayload, steps: list[StepStates], prose: list
     return script_json({"steps": data, "pool": charts.pool})
 
 
-def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: StepProse) -> str:
+def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: StepProse,
+                 only: int | None = None) -> str:
     """The inline JSON of one step alone (a step's embed): only the pooled arrays
-    that step uses, renumbered in the order interning that step alone gives them."""
+    that step uses, renumbered in the order interning that step alone gives them.
+    With `only`, the step's data holds that one of its charts alone."""
     renumbered: dict[int, int] = {}
     pool: list = []
 
@@ -73,15 +82,21 @@ def step_payload(charts: ChartPayload, index: int, states: StepStates, prose: St
             return [take(item) for item in node]
         return node
 
-    step = take(charts.steps[index])
-    return script_json({"steps": [_with_text(step, states, prose)], "pool": pool})
+    step = charts.steps[index]
+    if only is not None:
+        step = {**step, "charts": [step["charts"][only]],
+                "states": {key: {"charts": [state["charts"][only]]} for key, state in step["states"].items()}}
+    step = take(step)
+    return script_json({"steps": [_with_text(step, states, prose, only)], "pool": pool})
 
 
-def _with_text(step: dict, computed: StepStates, prose: StepProse) -> dict:
+def _with_text(step: dict, computed: StepStates, prose: StepProse, only: int | None = None) -> dict:
     states = {}
     for state in computed.states:
-        html, summary = prose.states[state.key]
+        html, _ = prose.states[state.key]
+        summaries = prose.summaries[state.key] if only is None else [prose.summaries[state.key][only]]
+        charts = [{**chart, "summary": summary} for chart, summary in zip(step["states"][state.key]["charts"],
+                                                                          summaries)]
         # "to": where each control leads from this state, which the runtime follows.
-        states[state.key] = {"readouts": state.readouts, "prose": html, "summary": summary, "to": state.to,
-                             **step["states"][state.key]}
+        states[state.key] = {"readouts": state.readouts, "prose": html, "to": state.to, "charts": charts}
     return {**step, "states": states}

@@ -20,16 +20,26 @@ EXPLAINER = {
     "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
 }
 
+CONTROL_KINDS = ("buttons", "toggle", "slider")
+
 CONTROL = {
-    "kind": Option((str,), "How the choice is offered: 'buttons', one toggle button per value (the only kind).",
-                   default="buttons", choices=("buttons",)),
+    "kind": Option((str,), "How the choice is offered: 'buttons', one button per value; 'toggle', one button "
+                   "that is on or off (values true and false); 'slider', a range input for an ordered list of "
+                   "many values, with the current one shown beside it.", default="buttons", choices=CONTROL_KINDS),
     "name": Option((str,), "Keyword argument passed to the step's compute function.", required=True,
                    check=identifier),
-    "label": Option((str,), "Names the group of buttons for screen readers.", required=True, check=nonempty),
-    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py.",
-                     required=True, check=values_check),
-    "default": Option((str, int, float), "The value selected when the page opens.", required=True),
-    "button": Option((str,), "Visible button text, with {value} replaced by the value.", default="{value}"),
+    "label": Option((str,), "Names the control: the group of buttons, the toggle's own text, or the slider.",
+                    required=True, check=nonempty),
+    "values": Option((list, str), "The values to choose from: a list, or the name of a list in model.py. "
+                     "Required for buttons and sliders; a toggle's are false and true.", default=None,
+                     check=values_check),
+    "default": Option((str, int, float, bool), "The value selected when the page opens (true or false for a "
+                      "toggle).", required=True),
+    "button": Option((str,), "Visible text of each value, with {value} replaced by the value (or by its label).",
+                     default="{value}"),
+    "labels": Option((list, str), "Visible text of each value, in place of the value itself: a list, or the "
+                     "name of a list in model.py. Labels may repeat (two tokens that read 'the'); values may not.",
+                     default=None),
     "details": Option((list, str), "Second line on each button: a list, or the name of a list in model.py.",
                       default=None),
 }
@@ -41,9 +51,18 @@ READOUT = {
                      "or shape.", default="text", check=format_check),
 }
 
+def range_check(value) -> str | None:
+    if value == "auto":
+        return None
+    if isinstance(value, list) and len(value) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) and value[0] < value[1]:
+        return None
+    return f"expected [low, high] with low < high, or 'auto', found {value!r}"
+
+
 CHART = {
-    "kind": Option((str,), "The chart kind: bar, blocks, heatmap or heatmap_grid (their data is described "
-                   "under Chart kinds).", required=True, choices=KINDS),
+    "kind": Option((str,), "The chart kind: bar, blocks, diagram, heatmap, heatmap_grid, line or scatter (their "
+                   "data is described under Chart kinds).", required=True, choices=KINDS),
     "title": Option((str,), "Title drawn above the chart.", default=""),
     "x_title": Option((str,), "Title of the x axis.", default=""),
     "y_title": Option((str,), "Title of the y axis.", default=""),
@@ -51,6 +70,31 @@ CHART = {
     "height": Option((int,), "Chart height in pixels.", default=360,
                      check=lambda v: None if 120 <= v <= 2000 else f"expected 120 to 2000 pixels, found {v}"),
     "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
+    "y_range": Option((list, str), "bar, line and scatter: the y axis range, [low, high], the same in every state; "
+                      "a value outside it is an error. Default 'auto': computed by the build over every state of "
+                      "the step (with zero in it for bars), so the axis never moves when the reader clicks.",
+                      default="auto", check=range_check),
+    "x_range": Option((list, str), "scatter: the x axis range, as y_range (the axes keep equal scales).",
+                      default="auto", check=range_check),
+    "z_range": Option((list, str), "heatmap, heatmap_grid and blocks (with values): the ends of the colour scale, "
+                      "[low, high]; a value outside it is an error. Default: [0, 1] on the sequential scale (a "
+                      "value outside it is a warning, and --strict fails), and on the diverging scale 'auto', "
+                      "±(the largest size of any value in every state), with zero in the middle; 'auto' with "
+                      "the sequential scale is the lowest to the highest value of every state.",
+                      default=None, check=range_check),
+    "scale": Option((str,), "heatmap, heatmap_grid and blocks: the colour scale, 'sequential' (Viridis, for "
+                    "values of one sign such as weights) or 'diverging' (blue below zero, red above, for signed "
+                    "values such as scores).", default="sequential", choices=("sequential", "diverging")),
+    "horizontal": Option((bool,), "bar: draw the bars across, the labels down the side (for long labels).",
+                         default=False),
+    "stacked": Option((bool,), "bar with several series: stack them (default: side by side).", default=False),
+}
+
+# An entry of [[charts]]: a chart with its own summary.
+CHARTS_ITEM = {
+    **CHART,
+    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja), its caption.",
+                      default=""),
 }
 
 STEP = {
@@ -58,9 +102,12 @@ STEP = {
     "subtitle": Option((str,), "One line under the heading.", default=""),
     "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
                       check=identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja).",
-                      default=""),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja); a step with "
+                      "[[charts]] gives each chart its own.", default=""),
     "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
     "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
-    "chart": Option((dict,), "The chart of the step.", required=True, item=CHART),
+    "chart": Option((dict,), "The chart of a step with one chart (described by the step's summary).",
+                    default=None, item=CHART),
+    "charts": Option((list,), "The charts of a step with several (one to three), side by side on wide "
+                     "screens and stacked on phones; in place of [chart].", default=None, item=CHARTS_ITEM),
 }

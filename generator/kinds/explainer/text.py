@@ -5,7 +5,7 @@ engine and every sentence goes through the same checks as the data."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import jinja2
 
@@ -21,9 +21,10 @@ _UNDEFINED = re.compile(r"'(?:[^']*object' has no attribute '|)([^']+)' is undef
 
 @dataclass
 class StepProse:
-    states: dict[str, tuple[str, str]]   # state key -> (prose HTML, chart summary text)
+    states: dict[str, tuple[str, str]]   # state key -> (prose HTML, the first chart's summary text)
     hint: str                            # HTML
     deeper: str                          # HTML
+    summaries: dict[str, list[str]] = field(default_factory=dict)  # state key -> every chart's summary
 
 
 def render_explainer_text(explainer: Explainer, computed: list[StepStates], text: TextRenderer) -> list[StepProse]:
@@ -43,23 +44,27 @@ def render_explainer_text(explainer: Explainer, computed: list[StepStates], text
 def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html) -> StepProse:
     step = computed.step
     prose = _compile(html_env, step.prose, step, "prose", step.prose_line)
-    summary_line = line_of(_source(step), "summary")
-    summary = _compile(text_env, step.summary, step, "summary", summary_line) if step.summary else None
-    states = {}
+    several = len(step.charts) > 1 or step.summaries != [step.summary]
+    parts = [f"charts[{i}].summary" if several else "summary" for i in range(len(step.summaries))]
+    summaries = [_compile(text_env, source, step, part, _summary_line(step, part)) if source else None
+                 for source, part in zip(step.summaries, parts)]
+    states, texts = {}, {}
     markers = "\ue000" not in step.prose  # an author's own private-use characters turn them off
     for state in computed.states:
         slots: list[str] | None = [] if markers else None
         text = _render(prose, state.values, explainer, step, "prose", state.choice, slots=slots)
         html = _MARKER.sub(lambda m: slots[int(m.group(1))], to_html(text)) if markers else to_html(text)
-        text = _render(summary, state.values, explainer, step, "summary", state.choice) if summary else ""
-        states[state.key] = (html, " ".join(text.split()))
+        shown = [" ".join(_render(summary, state.values, explainer, step, part, state.choice).split())
+                 if summary else "" for summary, part in zip(summaries, parts)]
+        states[state.key] = (html, shown[0] if shown else "")
+        texts[state.key] = shown
     static = {}
     for part in ("hint", "deeper"):
         source = getattr(step, part)
         template = _compile(html_env, source, step, part, step.part_lines.get(part)) if source else None
         static[part] = to_html(_render(template, computed.constants, explainer, step, part, None,
                                        all_values=computed.states[0].values)) if template else ""
-    return StepProse(states=states, hint=static["hint"], deeper=static["deeper"])
+    return StepProse(states=states, hint=static["hint"], deeper=static["deeper"], summaries=texts)
 
 
 def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_line: int | None):
@@ -94,6 +99,14 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
                                field=part) from None
 
 
+def _summary_line(step: Step, part: str) -> int | None:
+    """The line of a summary: the step's `summary`, or `charts[i].summary`."""
+    if part == "summary":
+        return line_of(_source(step), "summary")
+    prefix = part[:-len("summary")]
+    return line_of(_source(step), "summary", prefix) or line_of(_source(step), None, prefix)
+
+
 def _source(step: Step) -> str:
     try:
         return step.path.read_text("utf-8")
@@ -103,8 +116,8 @@ def _source(step: Step) -> str:
 
 def _line_using(step: Step, part: str, name: str | None) -> int | None:
     """The file line where a template part first names `name`, best effort."""
-    if part == "summary":
-        return line_of(_source(step), "summary")
+    if part.endswith("summary"):
+        return _summary_line(step, part)
     first = step.prose_line if part == "prose" else step.part_lines.get(part)
     source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper}.get(part, "")
     if not first or not name:

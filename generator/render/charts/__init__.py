@@ -1,28 +1,58 @@
 """Chart kinds: each turns the data a model returns for one state into a
 Plotly figure ({"data": [...], "layout": {...}}).
 
-A kind is a module with `check(data) -> str | None` (what is wrong with the
-data, if anything), `figure(chart, data) -> dict` and
-`table(chart, data, labels) -> {"columns": [...], "rows": [[...]]}`: the same
-state as an accessible data table of strings (Plotly charts are opaque to
-screen readers), with "highlight" naming the selected row if there is one.
+A kind is a module with
+- `DATA`: the data keys its figure takes, key -> what it holds (documented
+  in the field reference);
+- `check(data, chart) -> list[Issue]`: what is wrong with one state's data,
+  each Issue blaming one data key; an error first (one at most), then
+  warnings (values the chart would draw as something else: --strict refuses
+  them);
+- `figure(chart, data) -> dict` and
+  `table(chart, data, labels) -> {"columns": [...], "rows": [[...]]}`: the same
+  state as an accessible data table of strings (Plotly charts are opaque to
+  screen readers), with "highlight" naming the selected row if there is one;
+- optionally `ranges(chart, all_data) -> dict`: chart options worked out once
+  from the data of every state of the step (an axis or colour range that stays
+  fixed whatever the reader chooses), which `resolved` applies to the chart the
+  figures are drawn with.
 Colours come from colour-blind-safe palettes; text, grid and outline colours
 are left to the page's theme (see common.theme_colour).
 """
 from __future__ import annotations
 
+import dataclasses
 from types import ModuleType
 
-from . import bar, blocks, heatmap, heatmap_grid
+from . import bar, blocks, diagram, heatmap, heatmap_grid, line, scatter
+from .common import Issue, as_issue
 
 _KINDS: dict[str, ModuleType] = {
     "bar": bar,
     "blocks": blocks,
+    "diagram": diagram,
     "heatmap": heatmap,
     "heatmap_grid": heatmap_grid,
+    "line": line,
+    "scatter": scatter,
 }
 KINDS = tuple(sorted(_KINDS))
 
 
 def get(name: str) -> ModuleType | None:
     return _KINDS.get(name)
+
+
+def check(kind: ModuleType, data: dict, chart) -> list[Issue]:
+    """The kind's issues with one state's data (a kind may still return a message)."""
+    found = kind.check(data, chart)
+    if isinstance(found, str):
+        return [as_issue(found)]
+    return list(found or [])
+
+
+def resolved(chart, all_data: list[dict]):
+    """The chart with the options its kind works out from every state's data."""
+    hook = getattr(get(chart.kind), "ranges", None)
+    found = hook(chart, all_data) if hook else None
+    return dataclasses.replace(chart, **found) if found else chart

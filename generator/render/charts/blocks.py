@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import math
 
-from .common import CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, SEQUENTIAL, axis, base_layout, empty_trace, \
-    first_problem, ink_on, labels_problem, number_cell, picture, sequential_colour, table as data_table
+from .common import ACCENT, CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
+    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, \
+    picture, scale_colour, span_of, table as data_table
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -19,13 +20,48 @@ DATA = {
     "sizes": "required: a list of positive integers, the length of each block",
     "labels": "required: a list of labels, one per block",
     "values": "optional: a list of sum(sizes) numbers; draws the vector as a heat strip with the blocks marked",
-    "range": "optional, with values: [low, high], the ends of the strip's colour scale; give the same in every "
-             "state and a colour means the same value whatever the controls (default: the state's lowest and "
-             "highest value)",
+    "range": "optional, with values: [low, high], the ends of the strip's colour scale (default: the chart's "
+             "z_range, else the lowest to the highest value of every state of the step, so a colour means the "
+             "same value whatever the controls; on the diverging scale, ± the largest size)",
+    "highlight": "optional: the index of a block to mark, outlined in the accent colour (and, without 'values', "
+                 "its row of the table marked)",
 }
 
 
-def check(data: dict) -> str | None:
+def check(data: dict, chart=None) -> list:
+    found = [as_issue(_problem(data))]
+    values, span = data.get("values"), data.get("range") or (declared_range(chart, "z_range") if chart else None)
+    if not found[0] and values is not None and span:
+        for index, value in enumerate(values):
+            if not span[0] <= value <= span[1]:
+                found = [as_issue(f"'values[{index}]' = {minus(f'{value:g}')} is outside the colour range "
+                                  f"[{minus(f'{span[0]:g}')}, {minus(f'{span[1]:g}')}]")]
+                break
+    return [f for f in found if f]
+
+
+def ranges(chart, all_data: list[dict]) -> dict:
+    """The strip's colour range over every state, unless declared."""
+    found = [d["values"] for d in all_data if d.get("values") is not None]
+    if not found or declared_range(chart, "z_range"):
+        return {}
+    low, high = span_of(found)
+    if chart.scale == "diverging":
+        reach = max(abs(low), abs(high)) or 1.0
+        low, high = -reach, reach
+    return {"z_range": outward(low, high)}
+
+
+def _problem(data: dict) -> str | None:
+    sizes = data.get("sizes")
+    if isinstance(sizes, list) and data.get("highlight") is not None:
+        problem = index_problem(data, "highlight", len(sizes))
+        if problem:
+            return problem
+    return _shape_problem(data)
+
+
+def _shape_problem(data: dict) -> str | None:
     sizes = data.get("sizes")
     if not isinstance(sizes, list) or not sizes or not all(
             isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
@@ -48,8 +84,20 @@ def figure(chart, data: dict) -> dict:
     total = sum(sizes)
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
-        return _segments(chart, sizes, labels, starts, total)
-    return _strip(chart, data["values"], sizes, labels, starts, total, data.get("range"))
+        figure = _segments(chart, sizes, labels, starts, total)
+    else:
+        span = data.get("range") or declared_range(chart, "z_range") or next(iter(ranges(chart, [data]).values()))
+        figure = _strip(chart, data["values"], sizes, labels, starts, total, span)
+    selected = data.get("highlight")
+    if selected is not None:
+        # A shape over the chosen block: a change of choice changes shapes only.
+        low, high = (-0.3, 0.3) if data.get("values") is None else (-0.5, 0.85)
+        figure["layout"]["shapes"].append({
+            "type": "rect", "xref": "x", "yref": "y", "layer": "above",
+            "x0": starts[selected] - (0 if data.get("values") is None else 0.5),
+            "x1": starts[selected] + sizes[selected] - (0 if data.get("values") is None else 0.5),
+            "y0": low - 0.04, "y1": high + 0.04, "line": {"color": ACCENT, "width": 4}})
+    return figure
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
@@ -71,14 +119,14 @@ def _segments(chart, sizes, labels, starts, total) -> dict:
 
 
 def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
-    low, high = span or (min(values), max(values))
+    low, high = span
     if low == high:  # every value the same: shaded as the middle of the scale
         low, high = low - 1, high + 1
     # The strip is a picture; a trace holding only the scale's two ends, out of view,
     # carries the colour bar. With a range the same in every state, that trace never
     # changes, and a new vector changes the picture alone.
     key = {"type": "heatmap", "z": [[low, high]], "x": [total + 1, total + 2], "y": [0],
-           "zmin": low, "zmax": high, "colorscale": SEQUENTIAL, "showscale": True, "colorbar": COLORBAR,
+           "zmin": low, "zmax": high, "colorscale": colourscale(chart.scale), "showscale": True, "colorbar": COLORBAR,
            "hoverinfo": "skip"}
     shapes = []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
@@ -94,7 +142,7 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
                        "label": {"text": f"{label}<br>{start}–{start + size - 1}", "textposition": "top center",
                                  "yanchor": "bottom", "padding": 6,
                                  "font": {"size": 11 if len(sizes) <= 4 else 9}}})
-    strip = picture(_strip_svg(tuple(values), low, high), -0.5, 0.5, total, 1)
+    strip = picture(_strip_svg(tuple(values), low, high, chart.scale), -0.5, 0.5, total, 1)
     layout = base_layout(chart, shapes=shapes, images=[strip],
                          xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8),
                                     showgrid=False),
@@ -105,9 +153,9 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
 
 
 @functools.lru_cache(maxsize=256)
-def _strip_svg(values: tuple, low: float, high: float) -> str:
+def _strip_svg(values: tuple, low: float, high: float, scale: str = "sequential") -> str:
     """The vector as a row of cells shaded from low to high, stretched over the strip."""
-    cells = "".join(f"<rect x='{j}' width='1.05' height='1' fill='{sequential_colour((v - low) / (high - low))}'/>"
+    cells = "".join(f"<rect x='{j}' width='1.05' height='1' fill='{scale_colour(scale, (v - low) / (high - low))}'/>"
                     for j, v in enumerate(values))  # a little wider: no seam between neighbours
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(values)} 1' "
             f"preserveAspectRatio='none' shape-rendering='crispEdges'>{cells}</svg>")
@@ -119,7 +167,8 @@ def table(chart, data: dict, labels: dict) -> dict:
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
         return data_table([labels["data_item"], chart.x_title or labels["data_value"]],
-                          [[str(n), f"{s}–{s + size - 1}"] for n, s, size in zip(names, starts, sizes)])
+                          [[str(n), f"{s}–{s + size - 1}"] for n, s, size in zip(names, starts, sizes)],
+                          data.get("highlight"))
     owner = [str(n) for n, size in zip(names, sizes) for _ in range(size)]
     return data_table([chart.x_title or labels["data_position"], labels["data_item"], labels["data_value"]],
                       [[str(i), owner[i], number_cell(v)] for i, v in enumerate(data["values"])])

@@ -2,7 +2,10 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
-from ...compute.formats import fixed, is_shared, percent
+import math
+from dataclasses import dataclass
+
+from ...compute.formats import fixed, is_shared, percent, signed
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -92,22 +95,62 @@ def rounded(values, digits: int = 4):
 def sequential_colour(value: float) -> str:
     """The '#rrggbb' the sequential scale gives a value from 0 to 1, as Plotly
     would shade it (straight lines in RGB between the scale's stops)."""
+    return _scale_colour(_VIRIDIS_RGB, value)
+
+
+def diverging_colour(value: float) -> str:
+    """The '#rrggbb' the diverging scale gives a value from 0 (the low end) to 1."""
+    return _scale_colour(_DIVERGING_RGB, value)
+
+
+def scale_colour(scale: str, value: float) -> str:
+    """The colour of `value` (0 to 1 along the scale) on the scale named 'sequential' or 'diverging'."""
+    return diverging_colour(value) if scale == "diverging" else sequential_colour(value)
+
+
+def colourscale(scale: str):
+    """The Plotly colorscale of a scale name."""
+    return DIVERGING if scale == "diverging" else SEQUENTIAL
+
+
+def _scale_colour(stops, value: float) -> str:
     value = min(1.0, max(0.0, float(value)))
-    for (low, start), (high, end) in zip(_VIRIDIS_RGB, _VIRIDIS_RGB[1:]):
+    for (low, start), (high, end) in zip(stops, stops[1:]):
         if value <= high:
             share = (value - low) / (high - low)
             # + 0.5 then down: halves round up, as JavaScript's Math.round does in Plotly.
             return "#" + "".join(f"{int(a + (b - a) * share + 0.5):02x}" for a, b in zip(start, end))
-    return _VIRIDIS[-1][1]
+    return "#" + "".join(f"{c:02x}" for c in stops[-1][1])
 
 
-_VIRIDIS_RGB = [(position, tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))) for position, colour in _VIRIDIS]
+def _rgb(colour: str) -> tuple:
+    return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
 
 
-def empty_trace() -> dict:
+_VIRIDIS_RGB = [(position, _rgb(colour)) for position, colour in _VIRIDIS]
+# ColorBrewer's RdBu, blue for the low end and red for the high: diverging and
+# colour-blind-safe, with a light neutral middle for zero.
+_DIVERGING_STOPS = [(0.0, "#053061"), (0.1, "#2166ac"), (0.2, "#4393c3"), (0.3, "#92c5de"), (0.4, "#d1e5f0"),
+                    (0.5, "#f7f7f7"), (0.6, "#fddbc7"), (0.7, "#f4a582"), (0.8, "#d6604d"), (0.9, "#b2182b"),
+                    (1.0, "#67001f")]
+DIVERGING = [[position, colour] for position, colour in _DIVERGING_STOPS]
+_DIVERGING_RGB = [(position, _rgb(colour)) for position, colour in _DIVERGING_STOPS]
+# Masked cells: a neutral grey hatched with a darker one, unlike any colour of either
+# scale, and drawn the same on light and dark pages.
+MASKED_FILL = "#bdbdbd"
+MASKED_HATCH = "#6f6f6f"
+
+
+def grey(colour: str, share: float = 0.6) -> str:
+    """A colour moved `share` of the way to a neutral grey: a faded mark that still
+    takes black or white text (ink_on) on any page, light or dark."""
+    return "#" + "".join(f"{int(c + (0x9e - c) * share + 0.5):02x}" for c in _rgb(colour))
+
+
+def empty_trace(**extra) -> dict:
     """A trace with nothing in it: it gives Plotly the axes for a chart drawn with
     shapes and pictures."""
-    return {"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}
+    return {"type": "scatter", "x": [], "y": [], "hoverinfo": "skip", **extra}
 
 
 def picture(svg: str, left: float, top: float, width: float, height: float) -> dict:
@@ -140,11 +183,24 @@ def ink_on(colour: str) -> str:
     return "#000000" if (fill + 0.05) / 0.05 >= 1.05 / (fill + 0.05) else "#ffffff"
 
 
+MINUS = "\u2212"
+
+
+def minus(text: str) -> str:
+    """A number's text with the minus sign (−) rather than a hyphen; a value that
+    rounds to zero ('-0.00') loses its sign."""
+    if not text.startswith("-"):
+        return text
+    rest = text[1:]
+    return rest if not any(c in "123456789" for c in rest) else MINUS + rest
+
+
 def number_cell(value, y_format: str = "") -> str:
     """A number as the data table shows it: as a percent where the axis shows
-    percents, else with two decimals like the chart's own labels."""
+    percents, else with two decimals like the chart's own labels; negative
+    numbers with the minus sign (−)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
+        return signed(str(value))
     return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
@@ -206,3 +262,116 @@ def index_problem(data: dict, name: str, length: int, optional: bool = True) -> 
 
 def first_problem(*problems) -> str | None:
     return next((p for p in problems if p), None)
+
+
+@dataclass(frozen=True)
+class Issue:
+    """What is wrong with one state's chart data: the data key to blame, and
+    whether it is only a warning (something drawn differently from its value,
+    which --strict refuses) rather than an error."""
+    key: str
+    message: str
+    warning: bool = False
+
+
+def issues(*found) -> list[Issue]:
+    """The errors among `found` (Issues or None), first; the first error alone, as
+    one error at a time reads best, with every warning after it."""
+    found = [f for f in found if f]
+    errors = [f for f in found if not f.warning]
+    return errors[:1] + [f for f in found if f.warning]
+
+
+def as_issue(message: str | None) -> Issue | None:
+    """An Issue from a message of the form "'key' must ...", blaming that key."""
+    if not message:
+        return None
+    key = message.split("'")[1] if message.startswith("'") else ""
+    return Issue(key.split("[")[0], message)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def numbers_problem(data: dict, name: str, length: int | None = None, optional: bool = False) -> Issue | None:
+    """'name' must be a list of numbers (of `length` of them)."""
+    values = data.get(name)
+    if values is None and optional:
+        return None
+    size = "" if length is None else f"{length} "
+    if not isinstance(values, list) or not values or (length is not None and len(values) != length) or \
+            not (is_shared(values) or all(is_number(v) for v in values)):
+        found = (f"{len(values)} item{'' if len(values) == 1 else 's'}" if isinstance(values, list)
+                 else type(values).__name__)
+        return Issue(name, f"'{name}' must be a list of {size}numbers, found {found}")
+    return None
+
+
+def span_of(values) -> tuple[float, float] | None:
+    """The lowest and highest number in nested lists of numbers (None when there is none)."""
+    low = high = None
+    stack = [values]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            numbers = [v for v in item if is_number(v)]
+            if numbers:
+                lo, hi = min(numbers), max(numbers)
+                low = lo if low is None or lo < low else low
+                high = hi if high is None or hi > high else high
+            stack.extend(v for v in item if isinstance(v, (list, tuple)))
+        elif is_number(item):
+            low = item if low is None or item < low else low
+            high = item if high is None or item > high else high
+    return None if low is None else (low, high)
+
+
+def outside(values, span, name: str) -> tuple[str, float] | None:
+    """The first value (as 'name[i][j]', value) of nested lists outside [low, high]."""
+    low, high = span
+    def walk(item, where):
+        if isinstance(item, (list, tuple)):
+            for index, value in enumerate(item):
+                found = walk(value, f"{where}[{index}]")
+                if found:
+                    return found
+        elif is_number(item) and not low <= item <= high:
+            return where, item
+        return None
+    found = span_of(values)
+    if found is None or (low <= found[0] and found[1] <= high):
+        return None
+    return walk(values, name)
+
+
+def nice_span(low: float, high: float, headroom: float = 0.0) -> list[float]:
+    """An axis range holding low..high and zero, with `headroom` (a share of the
+    span) added on the sides the values reach beyond zero."""
+    low, high = min(low, 0.0), max(high, 0.0)
+    if low == high:
+        return [0.0, 1.0]
+    extra = (high - low) * headroom
+    return [rounded(low - extra if low < 0 else low), rounded(high + extra if high > 0 else high)]
+
+
+def outward(low: float, high: float, digits: int = 4) -> list[float]:
+    """A range rounded for the page, outwards: it still holds low and high."""
+    scale = 10 ** digits
+    return [math.floor(low * scale) / scale + 0.0, math.ceil(high * scale) / scale + 0.0]
+
+
+def declared_range(chart, name: str):
+    """A chart option that is [low, high], or None when it is absent or 'auto'."""
+    value = getattr(chart, name, None)
+    return tuple(value) if isinstance(value, (list, tuple)) else None
+
+
+def tick_labels(labels: list, room: float, size: float = 13) -> tuple[list[int], list[str]]:
+    """Tick positions and texts for a label per cell when the cells are `room`
+    pixels each: every label when they fit, else every k-th, so no two overlap."""
+    step = 1
+    while room * step < size * 1.4 and step < len(labels):
+        step += 1
+    positions = list(range(0, len(labels), step))
+    return positions, [str(labels[i]) for i in positions]

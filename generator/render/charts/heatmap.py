@@ -1,56 +1,187 @@
 """A matrix of numbers (for example attention weights, row = query, column =
-key) with its values printed in the cells and one row optionally outlined.
+key), rectangular or square, with one row optionally outlined and masked
+cells drawn as masked: hatched grey, with a legend entry, never a colour of
+the scale.
+
+Its colours follow a sequential scale (values of one sign, 0 to 1 unless
+declared) or a diverging one (signed values, zero in the middle), over a range
+declared in the chart's options or worked out by the build over every state,
+so a colour means the same value whatever the reader chooses.
 
 A matrix of up to 400 cells (20 × 20) is drawn as one picture of its cells and
 printed values on square cells, without hover labels: choosing another matrix
 then redraws just that picture, in a millisecond or two, where a heatmap trace
 would have Plotly recompute and redraw the whole figure. A larger matrix, whose
-printed values would be too small to read, is a Plotly heatmap trace. Either
-way the step's data table lists every value.
+printed values would be too small to read, is a Plotly heatmap trace with a
+colour bar (and its masked cells a picture under it). Either way the step's
+data table lists every value.
 """
 from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, FONT_FAMILY, SEQUENTIAL, axis, base_layout, empty_trace, first_problem, index_problem, \
-    ink_on, labels_problem, matrix_problem, number_cells, picture, rounded, sequential_colour, table as data_table
+from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
+    base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
+    labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
+    table as data_table, tick_labels
+from ...compute.formats import is_shared
 
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
-    "z": "required: a 2-D list of numbers from 0 to 1 (rows of equal length)",
+    "z": "required: a 2-D list of numbers (rows of equal length), shaded over the chart's z_range",
     "x": "required: a list of column labels, one per column",
     "y": "required: a list of row labels, one per row",
+    "mask": "optional: a 2-D list of booleans of the same shape as 'z'; true cells are masked (drawn hatched "
+            "grey, 'masked' in the table, and left out of the colour range)",
+    "mask_label": "optional: the legend's name for masked cells (default 'masked')",
     "highlight_row": "optional: the index of a row to outline",
+    "scale": "optional: this state's colour scale, 'sequential' or 'diverging', overriding the chart's (for a "
+             "control that switches between signed scores and weights); a diverging one needs 'range'",
+    "range": "optional: [low, high], this state's colour range, overriding the chart's z_range (give the same "
+             "in every state of one scale, so a colour keeps its meaning)",
 }
 
+PICTURE_CELLS = 400
+SEQUENTIAL_RANGE = (0.0, 1.0)  # the sequential scale's ends when none is declared
 
-def check(data: dict) -> str | None:
+
+def check(data: dict, chart=None) -> list[Issue]:
     problem = matrix_problem(data.get("z"))
     if problem:
-        return problem
+        return [Issue("z", problem)]
     rows, cols = len(data["z"]), len(data["z"][0])
-    return first_problem(labels_problem(data, "x", cols), labels_problem(data, "y", rows),
-                         index_problem(data, "highlight_row", rows))
+    found = [_labels(data, "x", cols, "columns"), _labels(data, "y", rows, "rows"),
+             mask_problem(data.get("mask"), rows, cols, "mask")]
+    message = index_problem(data, "highlight_row", rows)
+    found.append(Issue("highlight_row", message) if message else None)
+    found.append(_state_problem(data, chart))
+    if not any(found):
+        found += range_issues(state_chart(chart, data), data["z"], data.get("mask"), "z")
+    return issues(*found)
 
 
-def trace(z, x, y, **extra) -> dict:
+def _state_problem(data: dict, chart) -> Issue | None:
+    scale, span = data.get("scale"), data.get("range")
+    if scale is not None and scale not in ("sequential", "diverging"):
+        return Issue("scale", f"'scale' must be 'sequential' or 'diverging', found {scale!r}")
+    if span is not None and not (isinstance(span, list) and len(span) == 2 and all(is_number(v) for v in span)
+                                 and span[0] < span[1]):
+        return Issue("range", f"'range' must be [low, high] with low < high, found {span!r}")
+    if scale == "diverging" and span is None and chart is not None and chart.scale != "diverging":
+        return Issue("range", "a state with 'scale' = 'diverging' on a chart of another scale needs 'range' "
+                              "(the same in every such state)")
+    return None
+
+
+def state_chart(chart, data: dict):
+    """The chart as one state draws it: with the state's own scale and range, if it gives them."""
+    scale, span = data.get("scale"), data.get("range")
+    if chart is None or (scale is None and span is None):
+        return chart
+    import dataclasses
+    if span is None and scale is not None and scale != chart.scale:
+        return dataclasses.replace(chart, scale=scale, z_range=None)  # the sequential default, 0 to 1
+    return dataclasses.replace(chart, scale=scale or chart.scale, z_range=list(span) if span else chart.z_range)
+
+
+def _labels(data: dict, name: str, length: int, what: str) -> Issue | None:
+    message = labels_problem(data, name, length)
+    return Issue(name, f"{message} (one per {what[:-1]} of 'z', which has {length} {what})") if message else None
+
+
+def mask_problem(mask, rows: int, cols: int, name: str) -> Issue | None:
+    if mask is None:
+        return None
+    if not isinstance(mask, list) or len(mask) != rows or not all(
+            isinstance(row, list) and len(row) == cols for row in mask):
+        shape = (f"{len(mask)}×{len(mask[0]) if mask and isinstance(mask[0], list) else '?'}"
+                 if isinstance(mask, list) else type(mask).__name__)
+        return Issue(name.split("[")[0], f"'{name}' must have the shape of 'z', {rows}×{cols}, found {shape}")
+    if not (is_shared(mask) or all(isinstance(v, bool) or v in (0, 1) for row in mask for v in row)):
+        return Issue(name.split("[")[0], f"'{name}' must hold only booleans")
+    return None
+
+
+def unmasked(z, mask) -> list:
+    """The values of z that are not masked."""
+    if mask is None:
+        return z
+    return [[v for v, m in zip(row, mask_row) if not m] for row, mask_row in zip(z, mask)]
+
+
+def range_issues(chart, z, mask, name: str) -> list[Issue]:
+    """A value outside a declared z_range is an error; outside the sequential scale's
+    default 0 to 1, a warning (it would be drawn in the scale's end colour)."""
+    if chart is None:
+        return []
+    declared = declared_range(chart, "z_range")
+    span = declared or (SEQUENTIAL_RANGE if chart.scale == "sequential" and chart.z_range is None else None)
+    if span is None:
+        return []
+    low, high = span
+    for i, row in enumerate(z):
+        masks = mask[i] if mask is not None else None
+        for j, value in enumerate(row):
+            if (low <= value <= high) or (masks is not None and masks[j]):
+                continue
+            where = f"{name}[{i}][{j}] = {minus(f'{value:g}')}"
+            if declared:
+                return [Issue(name.split("[")[0], f"{where} is outside z_range {_span_text(span)}")]
+            return [Issue(name.split("[")[0], f"{where} is outside the sequential scale's default 0 to 1 and would "
+                          "be drawn in its end colour: declare z_range (or scale = 'diverging' for signed values)",
+                          warning=True)]
+    return []
+
+
+def _span_text(span) -> str:
+    return "[" + ", ".join(minus(f"{v:g}") for v in span) + "]"
+
+
+def colour_range(chart, matrices: list) -> list[float]:
+    """The colour scale's ends: declared, the sequential default, or worked out over
+    `matrices` (unmasked values): ± the largest size on the diverging scale."""
+    declared = declared_range(chart, "z_range")
+    if declared:
+        return list(declared)
+    if chart.scale == "sequential" and chart.z_range is None:
+        return list(SEQUENTIAL_RANGE)
+    found = span_of(matrices) or (0.0, 1.0)
+    if chart.scale == "diverging":
+        reach = outward(0, max(abs(found[0]), abs(found[1])) or 1.0)[1]
+        return [-reach, reach]
+    low, high = found
+    return outward(low, high) if low < high else outward(low - 1, high + 1)
+
+
+def ranges(chart, all_data: list[dict]) -> dict:
+    """The colour range over every state drawn on the chart's own scale and range."""
+    own = [d for d in all_data if d.get("range") is None and d.get("scale", chart.scale) == chart.scale]
+    return {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
+
+
+def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -> dict:
     # Numeric axes with tick labels: category axes would merge repeated labels.
-    return {
+    values = rounded(z) if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
+                                              for row, mask_row in zip(rounded(z), mask)]
+    spec = {
         "type": "heatmap",
-        "z": rounded(z),
+        "z": values,
         "x": _positions(len(x)),
         "y": _positions(len(y)),
-        "zmin": 0,
-        "zmax": 1,
-        "colorscale": SEQUENTIAL,
-        "texttemplate": "%{z:.2f}",
+        "zmin": span[0],
+        "zmax": span[1],
+        "colorscale": colourscale(scale),
         "customdata": _shared_cell_names(x, y),
         "hovertemplate": "%{customdata}: %{z:.2f}<extra></extra>",
+        "hoverongaps": False,
         "xgap": 1,
         "ygap": 1,
         **extra,
     }
+    if written:
+        spec["texttemplate"] = "%{z:.2f}"
+    return spec
 
 
 # Every state of a step shows the same labels: these lists are made once and
@@ -84,62 +215,134 @@ def row_outline(row: int, width: int, xref: str = "x", yref: str = "y") -> dict:
             "y0": row - 0.5, "y1": row + 0.5, "line": {"color": ACCENT, "width": 3}}
 
 
+# The width of a chart's plot on a 360 px phone, in pixels: tick labels are thinned
+# to what fits there, so none runs into its neighbour on the narrowest screen.
+PHONE_PLOT = 230
+
+
+def ticks(labels: list, room: float, size: float = 13) -> dict:
+    """tickvals and ticktext for a label per cell, each cell `room` pixels."""
+    positions, texts = tick_labels(labels, room, size)
+    return {"tickvals": positions, "ticktext": texts}
+
+
+def masked_key(text: str) -> list[dict]:
+    """The legend entry of masked cells, above the plot's top right corner: a swatch
+    of their grey (sized in pixels) and, left of it, their name."""
+    swatch = {"type": "rect", "xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel",
+              "xanchor": 1, "yanchor": 1, "x0": -14, "x1": 0, "y0": 8, "y1": 22,
+              "fillcolor": MASKED_FILL, "line": {"color": MASKED_HATCH, "width": 2}}
+    # The name ends in no-break spaces that leave the swatch its room: a label on a shape
+    # sized in pixels is not drawn, so the name is on a shape across the top of the plot.
+    name = {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
+            "line": {"width": 0},
+            "label": {"text": text + "\u00a0" * 6, "font": {"size": 12}, "textposition": "top right",
+                      "yanchor": "bottom", "xanchor": "right", "padding": 7}}
+    return [swatch, name]
+
+
 def figure(chart, data: dict) -> dict:
-    x, y = data["x"], data["y"]
+    chart = state_chart(chart, data)
+    x, y, z, mask = data["x"], data["y"], data["z"], data.get("mask")
+    span = declared_range(chart, "z_range") or colour_range(chart, [unmasked(z, mask)])
     shapes = []
     if data.get("highlight_row") is not None:
         shapes.append(row_outline(data["highlight_row"], len(x)))
+    masked = mask is not None and any(any(row) for row in mask)
+    if masked:
+        shapes += masked_key(str(data.get("mask_label") or "masked"))
     as_picture = len(x) * len(y) <= PICTURE_CELLS
+    plot_height = chart.height - 72 - (24 if masked else 0)
     layout = base_layout(
         chart,
-        xaxis=axis(chart.x_title, tickvals=list(range(len(x))), ticktext=x, range=cell_range(len(x)),
-                   **(_SQUARE_X if as_picture else {})),
-        yaxis=axis(chart.y_title, tickvals=list(range(len(y))), ticktext=y, range=cell_range(len(y), True),
-                   **(_SQUARE_Y if as_picture else {})),
+        xaxis=axis(chart.x_title, **ticks(x, PHONE_PLOT / len(x)), range=cell_range(len(x)),
+                   **(_SQUARE_X if as_picture else {"showgrid": False})),
+        yaxis=axis(chart.y_title, **ticks(y, plot_height / len(y)), range=cell_range(len(y), True),
+                   **(_SQUARE_Y if as_picture else {"showgrid": False})),
         shapes=shapes,
     )
-    # No colour bar: every cell has its value written in it (as in heatmap_grid).
+    if masked:
+        layout["margin"]["t"] = 40
     if not as_picture:
-        return {"data": [trace(data["z"], x, y, showscale=False)], "layout": layout}
-    layout["images"] = [picture(_matrix_svg(data["z"]), -0.5, -0.5, len(x), len(y))]
+        # Too many cells to print their values: a colour bar says what the colours mean.
+        layout["margin"]["r"] = COLORBAR_MARGIN
+        if masked:
+            layout["images"] = [picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y))]
+        return {"data": [trace(z, x, y, span, chart.scale, mask, written=False, showscale=True,
+                               colorbar=COLORBAR)], "layout": layout}
+    # No colour bar: every cell has its value written in it (as in heatmap_grid).
+    layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
     return {"data": [empty_trace()], "layout": layout}
 
 
-PICTURE_CELLS = 400
 # Square cells keep the picture's printed values from being stretched; the plot
 # narrows (or shortens) to fit rather than the axes showing more than the cells.
 _SQUARE_X = {"constrain": "domain", "showgrid": False}
 _SQUARE_Y = {"constrain": "domain", "showgrid": False, "scaleanchor": "x", "scaleratio": 1}
 _SVG_FONT = FONT_FAMILY.replace("'", "")  # unquoted names: the picture's attributes are in single quotes
 _GAP = 0.03  # between cells, in cells: the page's background shows through, as xgap/ygap do
+# The hatch of masked cells: dark diagonal lines on the grey, a pattern no scale has.
+_HATCH = (f"<defs><pattern id='m' width='0.25' height='0.25' patternUnits='userSpaceOnUse' "
+          f"patternTransform='rotate(45)'><rect width='0.25' height='0.25' fill='{MASKED_FILL}'/>"
+          f"<rect width='0.08' height='0.25' fill='{MASKED_HATCH}'/></pattern></defs>")
 
 
-def _matrix_svg(z: list[list[float]]) -> str:
-    """An SVG of the matrix: each cell shaded by its value from 0 to 1
-    on the sequential scale, with the value written in black or white, whichever
-    reads better on it. Made once per matrix: many states show the same one."""
+def matrix_svg(z, span=SEQUENTIAL_RANGE, scale: str = "sequential", mask=None, fade=None) -> str:
+    """An SVG of the matrix: each cell shaded by its value on the scale over `span`,
+    with the value written in black or white, whichever reads better on it; masked
+    cells hatched grey with no value. `fade` moves every colour towards grey (the
+    matrices of a grid that are not chosen). Made once per matrix: many states show
+    the same one."""
     try:
-        return _matrix_svg_of(tuple(map(tuple, z)))
+        key = (tuple(map(tuple, z)), tuple(span), scale,
+               None if mask is None else tuple(map(tuple, mask)), fade)
     except TypeError:  # not hashable: made afresh
-        return _matrix_svg_of.__wrapped__(z)
+        return _matrix_svg_of.__wrapped__(z, tuple(span), scale, mask, fade)
+    return _matrix_svg_of(*key)
 
 
 @functools.lru_cache(maxsize=1024)
-def _matrix_svg_of(z) -> str:
+def _matrix_svg_of(z, span, scale, mask, fade) -> str:
+    from .common import grey
+    low, high = span
     cells = []
     for i, (row, texts) in enumerate(zip(z, (number_cells(list(z_row)) for z_row in z))):
         for j, (value, text) in enumerate(zip(row, texts)):
-            fill = sequential_colour(value)
-            cells.append(f"<rect x='{j + _GAP / 2:g}' y='{i + _GAP / 2:g}' width='{1 - _GAP:g}' "
-                         f"height='{1 - _GAP:g}' fill='{fill}'/>"
+            box = (f"x='{j + _GAP / 2:g}' y='{i + _GAP / 2:g}' width='{1 - _GAP:g}' height='{1 - _GAP:g}'")
+            if mask is not None and mask[i][j]:
+                cells.append(f"<rect {box} fill='url(#m)'/>")
+                continue
+            fill = scale_colour(scale, (value - low) / (high - low))
+            if fade:
+                fill = grey(fill, fade)
+            cells.append(f"<rect {box} fill='{fill}'/>"
                          f"<text x='{j + 0.5:g}' y='{i + 0.5:g}' fill='{ink_on(fill)}'>{text}</text>")
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(z[0])} {len(z)}'>"
+            + (_HATCH if mask is not None else "") +
             f"<g font-family='{_SVG_FONT}' font-size='0.3' text-anchor='middle' dominant-baseline='central'>"
             + "".join(cells) + "</g></svg>")
 
 
+def _mask_svg(mask) -> str:
+    """The masked cells alone, hatched, for under a heatmap trace (whose masked cells are gaps)."""
+    cells = "".join(f"<rect x='{j}' y='{i}' width='1' height='1' fill='url(#m)'/>"
+                    for i, row in enumerate(mask) for j, m in enumerate(row) if m)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(mask[0])} {len(mask)}' "
+            f"preserveAspectRatio='none'>{_HATCH}{cells}</svg>")
+
+
+def table_rows(z, mask, row_names, masked: str) -> list[list[str]]:
+    rows = []
+    for index, (name, row) in enumerate(zip(row_names, z)):
+        cells = number_cells(row)
+        if mask is not None and any(mask[index]):
+            cells = [masked if m else c for c, m in zip(cells, mask[index])]
+        rows.append([str(name)] + cells)
+    return rows
+
+
 def table(chart, data: dict, labels: dict) -> dict:
-    """The matrix itself: a row per y label, a column per x label."""
-    rows = [[str(y)] + number_cells(row) for y, row in zip(data["y"], data["z"])]
+    """The matrix itself: a row per y label, a column per x label, masked cells named so."""
+    rows = table_rows(data["z"], data.get("mask"), data["y"], labels.get("data_masked", "masked"))
     return data_table([chart.y_title or labels["data_item"]] + [str(x) for x in data["x"]], rows,
                       data.get("highlight_row"))

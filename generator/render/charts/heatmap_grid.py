@@ -1,89 +1,152 @@
-"""Several matrices as small multiples in a grid, one of them emphasised."""
+"""Several matrices as small multiples in a grid, one of them emphasised.
+
+Matrices of up to 400 cells are pictures, as in heatmap: the chosen one in
+full colour, the others in colours faded towards grey, each value written in
+black or white, whichever reads better on its faded cell, so the values of
+every matrix read on light and dark pages alike. Choosing another matrix
+changes pictures and shapes only. Larger matrices are heatmap traces, with a
+veil in the page's colour over the ones not chosen."""
 from __future__ import annotations
 
 import functools
 import math
 import textwrap
 
-from .common import ACCENT, axis, base_layout, first_problem, index_problem, labels_problem, matrix_problem, \
-    number_cells, table as data_table, theme_colour
-from .heatmap import cell_range, row_outline, trace
+from .common import ACCENT, Issue, axis, base_layout, empty_trace, index_problem, issues, labels_problem, \
+    matrix_problem, picture, table as data_table, theme_colour
+from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
+    row_outline, table_rows, ticks, trace, unmasked
 
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
-    "z": "required: a list of 2-D lists of numbers from 0 to 1, all of the same shape",
+    "z": "required: a list of 2-D lists of numbers, all of the same shape, shaded over the chart's z_range",
     "x": "required: a list of column labels, one per column",
     "y": "required: a list of row labels, one per row",
     "titles": "required: a list of titles, one per matrix",
     "highlight": "optional: the index of the matrix to emphasise",
     "highlight_row": "optional: the index of a row to outline in the emphasised matrices",
+    "mask": "optional: a list of 2-D lists of booleans, one per matrix, each of its shape; true cells are masked",
+    "mask_label": "optional: the legend's name for masked cells (default 'masked')",
 }
+_FADE = 0.65  # how far the matrices not chosen move towards grey
 
 _GAP_X = 0.08
 _GAP_Y = 0.16
 _TITLE_WIDTH = 20  # characters per line of a matrix's title
 
 
-def check(data: dict) -> str | None:
+def check(data: dict, chart=None) -> list[Issue]:
     grids = data.get("z")
     if not isinstance(grids, list) or not grids:
-        return "'z' must be a non-empty list of 2-D arrays"
+        return [Issue("z", "'z' must be a non-empty list of 2-D arrays")]
     for index, z in enumerate(grids):
         problem = matrix_problem(z, f"z[{index}]")
         if problem:
-            return problem
+            return [Issue("z", problem)]
     shapes = {(len(z), len(z[0])) for z in grids}
     if len(shapes) != 1:
-        return "'z' matrices must all have the same shape"
+        return [Issue("z", "'z' matrices must all have the same shape")]
     rows, cols = shapes.pop()
-    return first_problem(labels_problem(data, "x", cols), labels_problem(data, "y", rows),
-                         labels_problem(data, "titles", len(grids)),
-                         index_problem(data, "highlight", len(grids)),
-                         index_problem(data, "highlight_row", rows))
+    masks = data.get("mask")
+    found = [_labels(data, "x", cols), _labels(data, "y", rows), _labels(data, "titles", len(grids)),
+             _index(data, "highlight", len(grids)), _index(data, "highlight_row", rows)]
+    if masks is not None and (not isinstance(masks, list) or len(masks) != len(grids)):
+        found.append(Issue("mask", f"'mask' must be a list of {len(grids)} masks, one per matrix"))
+    elif masks is not None:
+        found += [mask_problem(m, rows, cols, f"mask[{i}]") for i, m in enumerate(masks)]
+    if not any(found):
+        for index, z in enumerate(grids):
+            found += range_issues(chart, z, masks[index] if masks else None, f"z[{index}]")
+    return issues(*found)
+
+
+def _labels(data, name, length) -> Issue | None:
+    message = labels_problem(data, name, length)
+    return Issue(name, message) if message else None
+
+
+def _index(data, name, length) -> Issue | None:
+    message = index_problem(data, name, length)
+    return Issue(name, message) if message else None
+
+
+def ranges(chart, all_data: list[dict]) -> dict:
+    return {"z_range": colour_range(chart, [unmasked(z, (d.get("mask") or [None] * len(d["z"]))[i])
+                                            for d in all_data for i, z in enumerate(d["z"])])}
 
 
 def figure(chart, data: dict) -> dict:
     grids, x, y = data["z"], data["x"], data["y"]
+    masks = data.get("mask") or [None] * len(grids)
+    span = tuple(declared_range_or(chart, grids, masks))
     count, selected = len(grids), data.get("highlight")
-    columns = math.ceil(math.sqrt(count))
+    columns = min(count, _MAX_COLUMNS, math.ceil(math.sqrt(count)))
     rows = math.ceil(count / columns)
-    traces, shapes, axes = [], [], {}
+    as_pictures = len(x) * len(y) <= PICTURE_CELLS
+    traces, shapes, images, axes = [], [], [], {}
+    # Each matrix gets a band of the figure's height, its title in the top of the band:
+    # the titles then have room of their own whatever the chart's width.
+    band = 1 / rows
+    title_share = min(0.45, _TITLE_PIXELS / max(1.0, (chart.height - 72) * band))
     for index, z in enumerate(grids):
         suffix = "" if index == 0 else str(index + 1)
         row, column = divmod(index, columns)
         left, right = column / columns + _GAP_X / 2, (column + 1) / columns - _GAP_X / 2
-        top, bottom = 1 - row / rows - _GAP_Y / 2, 1 - (row + 1) / rows + _GAP_Y / 2
+        top = 1 - row * band - band * title_share
+        bottom = 1 - (row + 1) * band + _GAP_Y / 2
         emphasised = selected is None or index == selected
-        # The traces never change with the selection: a veil in the page's colour
-        # dims the other matrices, so choosing another one only moves shapes,
-        # which Plotly redraws without recomputing the heatmaps.
-        traces.append(trace(z, x, y, xaxis=f"x{suffix}", yaxis=f"y{suffix}", showscale=False))
-        if not emphasised:
-            shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
-                           "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above", "opacity": 0.6,
-                           "fillcolor": theme_colour("gap"), "line": {"width": 0}})
+        if as_pictures:
+            # The chosen matrix in full colour, the others faded towards grey with their
+            # values still in the ink that reads best on each faded cell.
+            traces.append(empty_trace(xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
+            image = picture(matrix_svg(z, span, chart.scale, masks[index], None if emphasised else _FADE),
+                            -0.5, -0.5, len(x), len(y))
+            image.update(xref=f"x{suffix}", yref=f"y{suffix}")
+            images.append(image)
+        else:
+            # The traces never change with the selection: a veil in the page's colour
+            # dims the other matrices, so choosing another one only moves shapes,
+            # which Plotly redraws without recomputing the heatmaps.
+            traces.append(trace(z, x, y, span, chart.scale, masks[index], written=False, xaxis=f"x{suffix}",
+                                yaxis=f"y{suffix}", showscale=False))
+            if not emphasised:
+                shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
+                               "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above", "opacity": 0.6,
+                               "fillcolor": theme_colour("gap"), "line": {"width": 0}})
         # Row labels on the first column and column labels on the last row only, as small
         # multiples share them: on a narrow screen, labels beside or below an inner matrix
         # would run into its neighbour or the title under it.
+        # A cell's size in pixels: square cells are as wide as a phone's narrow column allows.
+        room = (chart.height - 72) * (top - bottom) / len(y)
+        if as_pictures:
+            room = min(room, _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
+        font = {"size": 13 if room >= 19 else 11}
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
-                                      domain=[left, right], tickvals=list(range(len(x))), ticktext=x,
-                                      showticklabels=row == rows - 1,
-                                      range=cell_range(len(x)), anchor=f"y{suffix}")
+                                      domain=[left, right], tickfont=font,
+                                      **ticks(x, _PHONE_WIDTH / columns / len(x), font["size"]),
+                                      showticklabels=row == rows - 1, showgrid=False,
+                                      range=cell_range(len(x)), anchor=f"y{suffix}",
+                                      **({"constrain": "domain"} if as_pictures else {}))
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
-                                      tickvals=list(range(len(y))), ticktext=y, showticklabels=column == 0,
-                                      range=cell_range(len(y), True), anchor=f"x{suffix}")
+                                      **ticks(y, room, font["size"]), tickfont=font, showticklabels=column == 0,
+                                      showgrid=False,
+                                      range=cell_range(len(y), True), anchor=f"x{suffix}",
+                                      # Square cells, as a picture's printed values are not to be stretched.
+                                      **({"constrain": "domain", "constraintoward": "top",
+                                          "scaleanchor": f"x{suffix}"} if as_pictures
+                                         else {}))
         # Each title is the label of an invisible shape along the top of its matrix, not
         # an annotation: Plotly redraws changed shapes alone, while a changed annotation
         # (the bold title of the emphasised matrix) makes it recompute the whole figure.
         # Wrapped, as Plotly does not wrap: a long title over a narrow matrix would
         # run into the next one's.
-        title = _wrapped(str(data["titles"][index]))
+        title = _wrapped(str(data["titles"][index]), max(8, 28 // columns + 2))
         shapes.append({"type": "rect", "xref": "paper", "yref": "paper", "x0": left, "x1": right,
                        "y0": top, "y1": top, "line": {"width": 0},
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
                                  "font": {"size": 12}, "textposition": "top center", "yanchor": "bottom",
-                                 "padding": 6}})
+                                 "padding": 4}})
         if data.get("highlight_row") is not None and emphasised:
             shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
     if selected is not None:
@@ -91,21 +154,36 @@ def figure(chart, data: dict) -> dict:
         shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
                        "x0": -0.03, "x1": 1.03, "y0": -0.03, "y1": 1.03,
                        "line": {"color": ACCENT, "width": 2, "dash": "dot"}})
+    if any(m is not None and any(any(r) for r in m) for m in masks):
+        shapes += masked_key(str(data.get("mask_label") or "masked"))
     layout = base_layout(chart, shapes=shapes, **axes)
-    layout["margin"]["t"] = 48  # room for the matrices' titles (two lines)
+    if images:
+        layout["images"] = images
+    layout["margin"]["t"] = 32
     return {"data": traces, "layout": layout}
 
 
+def declared_range_or(chart, grids, masks) -> list[float]:
+    from .common import declared_range
+    return declared_range(chart, "z_range") or colour_range(chart, [unmasked(z, m) for z, m in zip(grids, masks)])
+
+
+_MAX_COLUMNS = 4
+_PHONE_WIDTH = 260   # the plot's width on a 360 px phone, in pixels
+_TITLE_PIXELS = 34   # room for a title of two lines over each matrix
+
+
 @functools.lru_cache(maxsize=1024)
-def _wrapped(title: str) -> str:
-    return "<br>".join(textwrap.wrap(title, _TITLE_WIDTH)) or title
+def _wrapped(title: str, width: int = _TITLE_WIDTH) -> str:
+    return "<br>".join(textwrap.wrap(title, width)) or title
 
 
 def table(chart, data: dict, labels: dict) -> dict:
     """Every matrix, one after another; each row is named by its matrix and its y label."""
     rows = []
-    for title, z in zip(data["titles"], data["z"]):
-        rows += [[f"{title}: {y}"] + number_cells(row) for y, row in zip(data["y"], z)]
+    masks = data.get("mask") or [None] * len(data["z"])
+    for title, z, mask in zip(data["titles"], data["z"], masks):
+        rows += table_rows(z, mask, [f"{title}: {y}" for y in data["y"]], labels.get("data_masked", "masked"))
     highlight = None
     if data.get("highlight") is not None and data.get("highlight_row") is not None:
         highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]

@@ -47,52 +47,116 @@
     return false;
   }
 
-  function Step(section) {
-    this.section = section;
-    this.spec = data.steps[Number(section.getAttribute("data-step"))];
-    this.groups = Array.prototype.slice.call(section.querySelectorAll("[data-control]"));
-    this.chart = section.querySelector("[data-chart]");
+  // A control on the page, whatever its kind: the index of the value it shows (as
+  // State.to counts them), the names of its values (as deep links name them), and
+  // how to show another value. Buttons are a group with a roving tab stop, a toggle
+  // is one button (off = value 0, on = value 1), a slider a native range input.
+  function Control(element) {
+    this.element = element;
+    this.kind = element.getAttribute("data-kind") || "buttons";
+    this.name = element.getAttribute("data-name");
+    if (this.kind === "slider") {
+      this.input = element.querySelector('input[type="range"]');
+      this.names = JSON.parse(this.input.getAttribute("data-values"));
+      this.texts = JSON.parse(this.input.getAttribute("data-texts"));
+      this.output = element.querySelector("[data-slider-value]");
+    } else if (this.kind === "toggle") {
+      this.button = element.querySelector("button[data-toggle]");
+      this.names = ["false", "true"];
+    } else {
+      this.buttons = Array.prototype.slice.call(element.querySelectorAll("button[data-index]"));
+      this.names = this.buttons.map(function (b) { return b.getAttribute("data-value"); });
+    }
+    this.initial = this.index();  // the default state's choice: deep links return to it
+  }
+
+  Control.prototype.index = function () {
+    if (this.input) return Number(this.input.value);
+    if (this.button) return this.button.getAttribute("aria-pressed") === "true" ? 1 : 0;
+    for (var i = 0; i < this.buttons.length; i++) {
+      if (this.buttons[i].getAttribute("aria-pressed") === "true") return i;
+    }
+    return -1;
+  };
+
+  Control.prototype.show = function (index) {
+    if (this.input) {
+      if (Number(this.input.value) !== index) this.input.value = String(index);
+      this.input.setAttribute("aria-valuetext", this.texts[index]);
+      if (this.output.textContent !== this.texts[index]) this.output.textContent = this.texts[index];
+    } else if (this.button) {
+      this.button.setAttribute("aria-pressed", index === 1 ? "true" : "false");
+    } else {
+      this.buttons.forEach(function (other, i) {
+        other.setAttribute("aria-pressed", i === index ? "true" : "false");
+        other.tabIndex = i === index ? 0 : -1;
+      });
+    }
+  };
+
+  // One chart of a step, drawn lazily: when it first comes into view.
+  function Chart(step, element) {
+    this.step = step;
+    this.element = element;
+    this.index = Number(element.getAttribute("data-chart")) || 0;
     this.visible = false;
     this.drawn = null;     // the key of the state the chart shows
     this.plotted = false;  // Plotly has set the chart up (with its config)
     this.colours = null;   // theme colours looked up for this chart, by custom property
-    this.shown = {};       // the prose and table on the page, as the state they came from
-    this.key = this.spec.default;
-    // The buttons pressed when the page opens: the default state's choices (deep links return to them).
-    this.defaults = this.groups.map(function (g) { return g.querySelector('[aria-pressed="true"]'); });
+  }
+
+  function Step(section) {
+    this.section = section;
+    this.spec = data.steps[Number(section.getAttribute("data-step"))];
+    this.groups = Array.prototype.slice.call(section.querySelectorAll("[data-control]"));
+    this.controls = this.groups.map(function (element) { return new Control(element); });
     var self = this;
-    this.groups.forEach(function (group) {
-      group.addEventListener("click", function (event) {
-        var button = event.target.closest("button[data-index]");
-        if (button) self.select(group, button);
-      });
-      group.addEventListener("keydown", function (event) { self.onKey(group, event); });
+    this.charts = Array.prototype.slice.call(section.querySelectorAll("[data-chart]")).map(function (element) {
+      return new Chart(self, element);
+    });
+    this.chart = this.charts.length ? this.charts[0].element : null;  // the first chart's element
+    this.drawn = null;     // the key of the state every chart of the step shows
+    this.shown = {};       // the prose and tables on the page, as the state they came from
+    this.key = this.spec.default;
+    this.controls.forEach(function (control, index) {
+      var element = control.element;
+      if (control.kind === "slider") {
+        // "input" follows the thumb as it moves, by pointer or by key.
+        control.input.addEventListener("input", function () { self.select(index, control.index()); });
+      } else if (control.kind === "toggle") {
+        control.button.addEventListener("click", function () { self.select(index, control.index() === 1 ? 0 : 1); });
+      } else {
+        element.addEventListener("click", function (event) {
+          var button = event.target.closest("button[data-index]");
+          if (button) self.select(index, Number(button.getAttribute("data-index")));
+        });
+        element.addEventListener("keydown", function (event) { self.onKey(control, event); });
+      }
     });
   }
 
   // The build wrote, for every state, where each control leads ("to"): the runtime
   // follows it and never builds a key itself, so any graph of states works alike.
-  Step.prototype.select = function (group, button) {
-    var leads = this.spec.states[this.key].to[this.groups.indexOf(group)];
-    var key = leads ? leads[Number(button.getAttribute("data-index"))] : undefined;
+  // `control` is a control's index (or its element), `value` the index of its value.
+  Step.prototype.select = function (control, value) {
+    var at = typeof control === "number" ? control : this.groups.indexOf(control);
+    if (value && typeof value === "object") value = Number(value.getAttribute("data-index"));
+    var leads = this.spec.states[this.key].to[at];
+    var key = leads ? leads[value] : undefined;
     var changed = key !== undefined && key !== this.key && this.spec.states[key];
-    // The chart is drawn before the buttons change: Plotly reads sizes as it draws,
+    // The charts are drawn before the controls change: Plotly reads sizes as it draws,
     // which would otherwise make the browser lay the page out first, mid-click.
     if (changed) {
       this.key = key;
       this.draw();
     }
-    group.querySelectorAll("button[data-index]").forEach(function (other) {
-      var pressed = other === button;
-      other.setAttribute("aria-pressed", pressed ? "true" : "false");
-      other.tabIndex = pressed ? 0 : -1;
-    });
+    if (this.controls[at] && value !== undefined) this.controls[at].show(value);
     if (changed) this.show();
   };
 
   // Roving focus: Tab reaches the group, arrow keys move inside it, Enter or Space selects.
-  Step.prototype.onKey = function (group, event) {
-    var buttons = Array.prototype.slice.call(group.querySelectorAll("button[data-index]"));
+  Step.prototype.onKey = function (control, event) {
+    var buttons = control.buttons;
     var at = buttons.indexOf(document.activeElement);
     if (at < 0) return;
     var next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
@@ -106,8 +170,8 @@
 
   Step.prototype.show = function () {
     var state = this.spec.states[this.key];
-    var section = this.section;
-    // The chart first: Plotly measures text as it draws, and would otherwise force
+    var section = this.section, shown = this.shown;
+    // The charts first: Plotly measures text as it draws, and would otherwise force
     // the browser to lay out the new prose then, and again after the chart changed.
     this.draw();
     state.readouts.forEach(function (text, i) {
@@ -116,20 +180,42 @@
     });
     // Text that did not change is left alone: rewriting it costs a layout for nothing.
     var prose = section.querySelector("[data-prose]");
-    if (prose && this.shown.prose !== state.prose) prose.innerHTML = state.prose;
-    var summary = section.querySelector("[data-summary]");
-    if (summary && summary.textContent !== state.summary) summary.textContent = state.summary;
-    var table = section.querySelector("[data-table]");
-    if (table && state.table && this.shown.table !== text(state.table)) fillTable(table, resolve(state.table));
-    this.shown = { prose: state.prose, table: text(state.table) };
+    if (prose && shown.prose !== state.prose) prose.innerHTML = state.prose;
+    var tables = shown.tables || [];
+    state.charts.forEach(function (chart, i) {
+      var summary = section.querySelector('[data-summary="' + i + '"]');
+      if (summary && summary.textContent !== chart.summary) summary.textContent = chart.summary;
+      var table = section.querySelector('[data-table="' + i + '"]');
+      if (table && chart.table && tables[i] !== text(chart.table)) fillTable(table, resolve(chart.table));
+    });
+    this.shown = { prose: state.prose, tables: state.charts.map(function (chart) { return text(chart.table); }) };
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
   };
 
   Step.prototype.draw = function () {
-    if (!this.chart || !this.visible || this.drawn === this.key || !window.Plotly) return;
-    var state = this.spec.states[this.key];
-    var before = this.drawn === null ? null : this.spec.states[this.drawn];
-    var motion = this.spec.layout.transition && !reducedMotion();
+    var key = this.key, all = true;
+    this.charts.forEach(function (chart) {
+      chart.draw(key);
+      if (chart.drawn !== key) all = false;
+    });
+    this.drawn = all && this.charts.length ? key : null;
+  };
+
+  Step.prototype.redraw = function () {
+    this.charts.forEach(function (chart) {
+      chart.drawn = null;
+      chart.colours = null;
+    });
+    this.draw();
+  };
+
+  Chart.prototype.draw = function (key) {
+    if (!this.visible || this.drawn === key || !window.Plotly) return;
+    var spec = this.step.spec, i = this.index;
+    var state = spec.states[key].charts[i];
+    var shared = spec.charts[i].layout;
+    var before = this.drawn === null ? null : spec.states[this.drawn].charts[i];
+    var motion = shared.transition && !reducedMotion();
     // Only shapes or pictures differ (a selection moved, a matrix drawn as one image
     // changed): Plotly.relayout with just those redraws them alone, where Plotly.react
     // would run the defaults of the whole figure again.
@@ -137,36 +223,30 @@
     var arrays = before && !motion ? changedArrays(before, state) : null;
     if (arrays) {
       for (var name in arrays) arrays[name] = this.themed(resolve(arrays[name]));
-      window.Plotly.relayout(this.chart, arrays);
+      window.Plotly.relayout(this.element, arrays);
     } else {
-      var layout = resolve(this.spec.layout);
+      var layout = resolve(shared);
       var own = resolve(state.layout);
-      for (var key in own) layout[key] = own[key];
+      for (var k in own) layout[k] = own[k];
       if (reducedMotion()) delete layout.transition;
       // The config goes with the first draw only: with a config, Plotly.react sets the
       // plot up again, reading the chart's size (a forced layout) on every click.
       var config = !this.plotted ? { displayModeBar: false, responsive: true } : undefined;
       // The still drawing of the first state the build put in the page gives way to Plotly's chart.
-      var poster = !this.plotted && this.chart.querySelector("[data-poster]");
+      var poster = !this.plotted && this.element.querySelector("[data-poster]");
       if (poster) poster.remove();
       // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
-      window.Plotly.react(this.chart, this.themed(resolve(state.data)), this.themed(layout), config);
+      window.Plotly.react(this.element, this.themed(resolve(state.data)), this.themed(layout), config);
       this.plotted = true;
     }
-    this.drawn = this.key;
-  };
-
-  Step.prototype.redraw = function () {
-    this.drawn = null;
-    this.colours = null;
-    this.draw();
+    this.drawn = key;
   };
 
   // Colours the theme decides arrive as "var(--chart-…)" and are looked up in the
   // chart's computed style, so charts follow light, dark and print colours. Each is
   // read once per scheme: redraw() forgets them when the colours change.
-  Step.prototype.themed = function (node) {
-    var chart = this.chart, colours = this.colours || (this.colours = {}), style = null;
+  Chart.prototype.themed = function (node) {
+    var chart = this.element, colours = this.colours || (this.colours = {}), style = null;
     return themed(node, function (name) {
       if (!(name in colours)) {
         style = style || getComputedStyle(chart);
@@ -259,19 +339,25 @@
     return new Step(s);
   });
 
-  // Charts below the fold are drawn when they come into view.
-  function reveal(step) { step.visible = true; step.draw(); }
+  // Charts below the fold are drawn when they come into view, each on its own
+  // (a step's charts stack on a phone).
+  var charts = [];
+  steps.forEach(function (step) { charts = charts.concat(step.charts); });
+  function reveal(chart) {
+    chart.visible = true;
+    chart.step.draw();
+  }
   if ("IntersectionObserver" in window) {
     var observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) return;
         observer.unobserve(entry.target);
-        steps.forEach(function (step) { if (step.chart === entry.target) reveal(step); });
+        charts.forEach(function (chart) { if (chart.element === entry.target) reveal(chart); });
       });
     }, { rootMargin: "200px 0px" });
-    steps.forEach(function (step) { if (step.chart) observer.observe(step.chart); });
+    charts.forEach(function (chart) { observer.observe(chart.element); });
   } else {
-    steps.forEach(reveal);
+    charts.forEach(reveal);
   }
   // The scheme toggle and the system setting both announce a change of colours.
   document.addEventListener("explainer:scheme", function () {
@@ -281,13 +367,14 @@
   // Printing shows every step, so every chart is drawn first, in print colours
   // (data-printing turns the dark palette off) and at the printed width.
   function resizeAll() {
-    steps.forEach(function (step) {
-      if (step.drawn !== null && window.Plotly) window.Plotly.Plots.resize(step.chart);
+    charts.forEach(function (chart) {
+      if (chart.drawn !== null && window.Plotly) window.Plotly.Plots.resize(chart.element);
     });
   }
   window.addEventListener("beforeprint", function () {
     document.documentElement.setAttribute("data-printing", "");
-    steps.forEach(function (step) { step.visible = true; step.redraw(); });
+    charts.forEach(function (chart) { chart.visible = true; });
+    steps.forEach(function (step) { step.redraw(); });
     resizeAll();
   });
   window.addEventListener("afterprint", function () {

@@ -1,14 +1,15 @@
 /* Sharing: deep links (the address fragment holds the state of the steps)
    and the Embed button's iframe code. Loaded after runtime.js, it works only
-   through window.explainerRuntime.steps (each step's section, groups, spec,
-   key, defaults and select(group, button)), the "explainer:state" events, and the
-   data-name / data-value attributes of the controls, so the runtime knows
-   nothing about addresses. Classic script: pages run from file://.
+   through window.explainerRuntime.steps (each step's section, spec, key,
+   controls, each with its name, the names of its values, index() and initial,
+   and select(control, value)) and the "explainer:state" events, so the runtime
+   knows nothing about addresses. Classic script: pages run from file://.
 
    Fragment format (docs/deep-links.md):  #step-3&s1=query:The&s3=head:2,query:cat
    - an item without "=" is the element to scroll to (a step anchor);
    - "s<n>=" gives step n's choices as control-name:value pairs, values
-     encoded with encodeURIComponent; only steps away from their defaults appear;
+     encoded with encodeURIComponent (a toggle's are true and false, a slider's
+     the value at its position); only steps away from their defaults appear;
    - anything unknown or stale is ignored, and that step keeps its default. */
 (function () {
   "use strict";
@@ -29,10 +30,6 @@
     var match = /^step-(\d+)$/.exec(step.section.id);
     return match ? match[1] : null;
   }
-
-  function buttonsOf(group) { return slice.call(group.querySelectorAll("button[data-index]")); }
-
-  function pressedIn(group) { return group.querySelector('button[aria-pressed="true"]'); }
 
   function decode(text) {
     try { return decodeURIComponent(text); } catch (err) { return null; }  // malformed %-escapes
@@ -70,15 +67,11 @@
     try {
       steps.forEach(function (step) {
         var wanted = states[stepNumber(step)] || {};
-        step.groups.forEach(function (group, index) {
-          var buttons = buttonsOf(group);
-          var name = group.getAttribute("data-name");
-          var choice = null;
-          if (Object.prototype.hasOwnProperty.call(wanted, name)) {
-            choice = buttons.filter(function (b) { return b.getAttribute("data-value") === wanted[name]; })[0];
-          }
-          if (!choice) choice = step.defaults[index];
-          if (choice && choice !== pressedIn(group)) step.select(group, choice);
+        step.controls.forEach(function (control, index) {
+          var choice = -1;
+          if (Object.prototype.hasOwnProperty.call(wanted, control.name)) choice = control.names.indexOf(wanted[control.name]);
+          if (choice < 0) choice = control.initial;  // a value no longer offered, or garbage
+          if (choice >= 0 && choice !== control.index()) step.select(index, choice);
         });
       });
     } finally {
@@ -107,9 +100,8 @@
   function stepFragment(step) {
     var number = stepNumber(step);
     if (number === null || step.key === step.spec.default) return "";
-    var pairs = step.groups.map(function (group) {
-      var button = pressedIn(group);
-      return group.getAttribute("data-name") + ":" + encodeURIComponent(button.getAttribute("data-value"));
+    var pairs = step.controls.map(function (control) {
+      return control.name + ":" + encodeURIComponent(control.names[control.index()]);
     });
     return "s" + number + "=" + pairs.join(",");
   }

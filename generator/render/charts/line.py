@@ -1,0 +1,153 @@
+"""Lines: one or more named series over a numeric or categorical x, with
+signed values, on a y range that stays the same in every state of the step
+(declared as y_range or worked out by the build over all of them). An
+optional rule marks one x per state (a position, an offset), drawn as a
+shape: when only the rule moves, Plotly redraws the shape alone."""
+from __future__ import annotations
+
+from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, is_number, issues, minus, \
+    number_cell, rounded, span_of, table as data_table, theme_colour, tick_labels
+
+# The data a step's function returns for this kind: key -> what it holds.
+DATA = {
+    "x": "required: a list of numbers (a numeric axis) or of labels (one tick each), one per point",
+    "y": "required: a list of numbers, one per x (signed); or, with 'series', a list of such lists",
+    "series": "optional: the names of the series, one per list in 'y', shown in a legend",
+    "rule": "optional: an x value (a number, or one of the labels) marked by a vertical rule",
+    "rule_label": "optional: the rule's label",
+    "highlight": "optional: the index of the series drawn thicker",
+}
+
+_DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]  # a series is not told by colour alone
+_PAD = 0.06  # room above and below the lines, as a share of the range
+
+
+def _series(data) -> list[list]:
+    return data["y"] if data.get("series") is not None else [data["y"]]
+
+
+def _numeric(x) -> bool:
+    return all(is_number(v) for v in x)
+
+
+def check(data: dict, chart=None) -> list[Issue]:
+    x = data.get("x")
+    if not isinstance(x, list) or not x:
+        return [Issue("x", f"'x' must be a non-empty list of numbers or labels, found {type(x).__name__}")]
+    numeric = _numeric(x)
+    if not numeric and not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in x):
+        return [Issue("x", "'x' must hold numbers or labels")]
+    names, y = data.get("series"), data.get("y")
+    if names is not None:
+        if not isinstance(names, list) or not names:
+            return [Issue("series", "'series' must be a non-empty list of names")]
+        if not isinstance(y, list) or len(y) != len(names) or not all(isinstance(s, list) for s in y):
+            found = f"{len(y)} items" if isinstance(y, list) else type(y).__name__
+            return [Issue("y", f"'y' must be a list of {len(names)} lists of numbers (one per series), "
+                               f"found {found}")]
+        lists = [(f"y[{i}]", s) for i, s in enumerate(y)]
+    else:
+        lists = [("y", y)]
+    for name, values in lists:
+        if not isinstance(values, list) or not all(is_number(v) for v in values):
+            return [Issue("y", f"'{name}' must be a list of numbers, one per x")]
+        if len(values) < len(x):  # the shorter of the two is blamed: the likelier slip
+            return [Issue("y", f"'{name}' has {len(values)} values but 'x' has {len(x)}: give one value per x")]
+        if len(values) > len(x):
+            return [Issue("x", f"'x' has {len(x)} values but '{name}' has {len(values)}: give one x per value")]
+    found = []
+    rule = data.get("rule")
+    if rule is not None:
+        if numeric and not (is_number(rule) and min(x) <= rule <= max(x)):
+            found.append(Issue("rule", f"'rule' must be a number from {minus(f'{min(x):g}')} to "
+                                       f"{minus(f'{max(x):g}')} (the x axis), found {rule!r}"))
+        elif not numeric and rule not in x:
+            found.append(Issue("rule", f"'rule' must be one of the x labels, found {rule!r}"))
+    highlight = data.get("highlight")
+    if highlight is not None and not (isinstance(highlight, int) and 0 <= highlight < len(lists)):
+        found.append(Issue("highlight", f"'highlight' must be a series index from 0 to {len(lists) - 1}"))
+    span = declared_range(chart, "y_range") if chart is not None else None
+    if span:
+        for name, values in lists:
+            for index, value in enumerate(values):
+                if not span[0] <= value <= span[1]:
+                    found.append(Issue("y", f"{name}[{index}] = {minus(f'{value:g}')} is outside y_range "
+                                            f"[{minus(f'{span[0]:g}')}, {minus(f'{span[1]:g}')}]"))
+                    break
+            if len(found) and found[-1].key == "y":
+                break
+    return issues(*found)
+
+
+def ranges(chart, all_data: list[dict]) -> dict:
+    """The y axis, the same in every state: declared, or holding every line of every state."""
+    if declared_range(chart, "y_range"):
+        return {}
+    return {"y_range": _computed(all_data)}
+
+
+def _computed(all_data) -> list[float]:
+    found = span_of([_series(d) for d in all_data]) or (0.0, 1.0)
+    low, high = found
+    if low == high:
+        low, high = low - 1, high + 1
+    pad = (high - low) * _PAD
+    return [rounded(low - pad), rounded(high + pad)]
+
+
+def figure(chart, data: dict) -> dict:
+    x, names = data["x"], data.get("series")
+    numeric = _numeric(x)
+    positions = x if numeric else list(range(len(x)))
+    span = declared_range(chart, "y_range") or _computed([data])
+    traces = []
+    for index, values in enumerate(_series(data)):
+        thick = data.get("highlight") == index
+        trace = {"type": "scatter", "mode": "lines+markers" if len(x) <= 40 else "lines",
+                 "x": positions, "y": rounded(values),
+                 "line": {"color": CATEGORICAL[index % len(CATEGORICAL)], "width": 4 if thick else 2.5,
+                          "dash": _DASHES[index % len(_DASHES)]},
+                 "marker": {"size": 5}, "hovertemplate": "%{x}: %{y:.2f}<extra></extra>"}
+        if names is not None:
+            trace["name"] = str(names[index])
+        traces.append(trace)
+    shapes = []
+    rule = data.get("rule")
+    if rule is not None:
+        at = rule if numeric else x.index(rule)
+        shape = {"type": "line", "xref": "x", "yref": "y domain", "x0": at, "x1": at, "y0": 0, "y1": 1,
+                 "layer": "above", "line": {"color": MARK, "width": 2, "dash": "dot"}}
+        if data.get("rule_label"):
+            shape["label"] = {"text": str(data["rule_label"]), "textposition": "end", "textangle": 0,
+                              "xanchor": "left", "yanchor": "top", "padding": 6, "font": {"size": 12}}
+        shapes.append(shape)
+    if numeric:
+        low, high = min(x), max(x)
+        x_axis = axis(chart.x_title, range=[low, high] if low < high else [low - 1, high + 1], showgrid=False)
+    else:
+        ticks, texts = tick_labels(x, 230 / len(x), 7 * max(len(str(v)) for v in x) / 1.4 + 2)
+        x_axis = axis(chart.x_title, tickvals=ticks, ticktext=texts, range=[-0.5, len(x) - 0.5], showgrid=False)
+    layout = base_layout(chart, xaxis=x_axis, yaxis=axis(chart.y_title, range=list(span), zeroline=True,
+                                                         zerolinecolor=theme_colour("axis"), zerolinewidth=1,
+                                                         tickformat=chart.y_format or None),
+                         shapes=shapes)
+    if names is not None:
+        layout.update(showlegend=True, legend={"orientation": "h", "x": 0, "y": 1, "yanchor": "bottom",
+                                               "font": {"size": 12}})
+        layout["margin"] = dict(layout["margin"], t=40)
+    return {"data": traces, "layout": layout}
+
+
+def table(chart, data: dict, labels: dict) -> dict:
+    """A row per x, a column per series; the rule's row is highlighted."""
+    names = data.get("series")
+    columns = [chart.x_title or labels["data_position"]] + (
+        [str(n) for n in names] if names is not None else [chart.y_title or labels["data_value"]])
+    x = data["x"]
+    rows = [[minus(f"{v:g}") if is_number(v) else str(v)] + [number_cell(v, chart.y_format) for v in values]
+            for v, values in zip(x, zip(*_series(data)))]
+    rule = data.get("rule")
+    highlight = None
+    if rule is not None:
+        highlight = x.index(rule) if rule in x else min(range(len(x)), key=lambda i: abs(x[i] - rule))
+    return data_table(columns, rows, highlight)

@@ -1,0 +1,311 @@
+/* The game's runtime: it shows one round at a time and, when a word button is
+   pressed, follows the build's state graph ("to") to the state reached and shows
+   what the build computed for it (answer, confidence, stars, the sentence to
+   announce, the data table). It never computes an answer and never builds a
+   key. It also keeps the address fragment (#round-4&spotlight=1.2.0), the
+   rounds' best stars (in storage where the browser allows it) and the Embed
+   button's code. Classic script (no modules, no fetch): pages run from file://. */
+(function () {
+  "use strict";
+
+  var source = document.getElementById("game-data");
+  if (!source) return;
+  var data = JSON.parse(source.textContent);
+  var slice = Array.prototype.slice;
+  var STORAGE = data.storage;
+
+  // Arrays shared between states are stored once and referenced as {"$": i}.
+  function resolve(node) {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (node && typeof node === "object" && typeof node.$ === "number") return resolve(data.pool[node.$]);
+    return node;
+  }
+
+  // The best stars of each round. Storage may be blocked (some file:// pages,
+  // sandboxed frames, private modes): the stars then last as long as the page.
+  var best = data.rounds.map(function () { return 0; });
+  try {
+    var saved = JSON.parse(window.localStorage.getItem(STORAGE) || "null");
+    if (Array.isArray(saved) && saved.length === best.length) {
+      best = saved.map(function (n) {
+        n = Math.floor(Number(n)) || 0;
+        return Math.max(0, Math.min(n, data.stars.length - 1));
+      });
+    }
+  } catch (blocked) { /* the page works without it */ }
+  function remember() {
+    try { window.localStorage.setItem(STORAGE, JSON.stringify(best)); } catch (blocked) { /* as above */ }
+  }
+
+  function Round(section, index) {
+    this.section = section;
+    this.index = index;
+    this.spec = data.rounds[index];
+    this.key = this.spec["default"];
+    this.buttons = slice.call(section.querySelectorAll("button[data-control]"));
+    this.heading = section.querySelector("h2");
+    this.says = section.querySelector("[data-says]");
+    this.result = section.querySelector("[data-result]");
+    this.cells = slice.call(section.querySelectorAll("[data-table] tbody tr")).map(function (row) {
+      return slice.call(row.querySelectorAll("td"));
+    });
+    var self = this;
+    this.buttons.forEach(function (button) {
+      button.addEventListener("click", function () { self.toggle(button); });
+    });
+    slice.call(section.querySelectorAll("[role=group][data-head]")).forEach(function (group) {
+      group.addEventListener("keydown", function (event) { roving(group, event); });
+    });
+    var reveal = section.querySelector("[data-reveal]");
+    var panel = reveal && document.getElementById(reveal.getAttribute("aria-controls"));
+    if (reveal && panel) {
+      reveal.addEventListener("click", function () {
+        var open = reveal.getAttribute("aria-expanded") !== "true";
+        reveal.setAttribute("aria-expanded", open ? "true" : "false");
+        panel.hidden = !open;
+        changed(section);
+      });
+    }
+    var next = section.querySelector("[data-next]");
+    if (next) next.addEventListener("click", function () { show(index + 1, true); });
+  }
+
+  Round.prototype.toggle = function (button) {
+    // A word goes in as its button's value of its control; pressed again, it goes out (value 0).
+    var control = Number(button.getAttribute("data-control"));
+    var value = button.getAttribute("aria-pressed") === "true" ? 0 : Number(button.getAttribute("data-value"));
+    var leads = this.spec.states[this.key].to[control];
+    // The pressed button becomes its group's tab stop.
+    slice.call(button.parentNode.querySelectorAll("button[data-control]")).forEach(function (other) {
+      other.tabIndex = other === button ? 0 : -1;
+    });
+    if (leads) this.set(leads[value], true);
+  };
+
+  Round.prototype.set = function (key, announce) {
+    var state = this.spec.states[key];
+    if (!state) return false;
+    this.key = key;
+    this.buttons.forEach(function (button) {
+      var pressed = state.at[Number(button.getAttribute("data-control"))] === Number(button.getAttribute("data-value"));
+      button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    });
+    var section = this.section;
+    ["answer", "confidence", "words"].forEach(function (name) {
+      slice.call(section.querySelectorAll('[data-readout="' + name + '"]')).forEach(function (cell) {
+        if (cell.textContent !== state[name]) cell.textContent = state[name];
+      });
+    });
+    var columns = resolve(state.table);
+    this.cells.forEach(function (cells, row) {
+      cells.forEach(function (cell, head) {
+        var text = columns[head][row];
+        if (cell.textContent !== text) cell.textContent = text;
+      });
+    });
+    // The sentence of text.py, with this state's words: only a change the reader made is announced.
+    var says = data.says.replace("{answer}", state.answer).replace("{confidence}", state.confidence) +
+      data.solved[state.stars];
+    if (announce || this.says.textContent !== says) this.says.textContent = says;
+    if (state.stars > best[this.index]) {
+      best[this.index] = state.stars;
+      remember();
+    }
+    this.showResult();
+    showScore();
+    if (announce) changed(section);
+    return true;
+  };
+
+  Round.prototype.showResult = function () {
+    var stars = best[this.index], total = data.stars.length - 1;
+    this.result.hidden = stars === 0;
+    if (!stars) return;
+    var marks = "";
+    for (var i = 1; i <= total; i++) marks += i <= stars ? "★" : "☆";
+    this.result.querySelector("[data-star-marks]").textContent = marks;
+    this.result.querySelector("[data-best]").textContent = data.best[stars];
+  };
+
+  // Roving focus: Tab reaches a group once, arrow keys (and Home, End) move inside it,
+  // Enter or Space toggles the focused word.
+  function roving(group, event) {
+    var buttons = slice.call(group.querySelectorAll("button[data-control]"));
+    var at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    var next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: buttons.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    next = (next + buttons.length) % buttons.length;
+    buttons.forEach(function (b, i) { b.tabIndex = i === next ? 0 : -1; });
+    buttons[next].focus();
+  }
+
+  var rounds = slice.call(document.querySelectorAll("section[data-round]")).map(function (section, i) {
+    return new Round(section, i);
+  });
+  if (!rounds.length) return;
+  var links = slice.call(document.querySelectorAll("a[data-round-link]"));
+  var current = 0;
+
+  function showScore() {
+    var total = 0;
+    best.forEach(function (n) { total += n; });
+    slice.call(document.querySelectorAll("[data-score]")).forEach(function (cell) {
+      if (cell.textContent !== data.score[total]) cell.textContent = data.score[total];
+    });
+  }
+
+  // One round at a time; `focus` moves the reader to its heading (Next round).
+  function show(index, focus) {
+    if (index < 0 || index >= rounds.length) return;
+    current = index;
+    rounds.forEach(function (round, i) { round.section.hidden = i !== index; });
+    links.forEach(function (link, i) {
+      if (i === index) link.setAttribute("aria-current", "step");
+      else link.removeAttribute("aria-current");
+    });
+    if (focus) rounds[index].heading.focus();
+    changed(rounds[index].section);
+  }
+
+  function changed(section) {
+    section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: rounds[current].key } }));
+  }
+
+  /* ---- Deep links: #round-2&spotlight=01000000 (the key of the state shown) ---- */
+
+  function decode(text) {
+    try { return decodeURIComponent(text); } catch (err) { return null; }
+  }
+
+  function parse(hash) {
+    var found = { round: null, spotlight: null };
+    hash.replace(/^#/, "").split("&").forEach(function (item) {
+      var match = /^round-(\d+)$/.exec(item);
+      if (match) found.round = Number(match[1]) - 1;
+      else if (item.indexOf("spotlight=") === 0) found.spotlight = decode(item.slice(10));
+    });
+    return found;
+  }
+
+  function apply(hash) {
+    var found = parse(hash);
+    if (found.round === null || !rounds[found.round]) return false;
+    var round = rounds[found.round];
+    // A link to a round alone (the list of rounds) keeps the spotlight the reader left there.
+    if (found.spotlight !== null) round.set(round.spec.states[found.spotlight] ? found.spotlight : round.spec["default"], false);
+    show(found.round, false);
+    return true;
+  }
+
+  function fragment() {
+    // The first round, untouched, is the page as it opens: no fragment.
+    var round = rounds[current], untouched = round.key === round.spec["default"];
+    if (current === 0 && untouched) return "";
+    return "round-" + (current + 1) + (untouched ? "" : "&spotlight=" + encodeURIComponent(round.key));
+  }
+
+  function withFragment(url, text) { return url.split("#")[0] + (text ? "#" + text : ""); }
+
+  // The address follows the reader once they pause (replaceState, so the Back
+  // button is not filled with every click); leaving the page writes it at once.
+  var pending = null;
+  function writeSoon() {
+    updateLinks();
+    if (pending !== null) clearTimeout(pending);
+    pending = setTimeout(flush, 250);
+  }
+  function flush() {
+    if (pending === null) return;
+    clearTimeout(pending);
+    pending = null;
+    var url = withFragment(location.href, fragment());
+    if (url === location.href) return;
+    try { history.replaceState(history.state, "", url); } catch (err) { /* some sandboxed frames refuse */ }
+  }
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", flush);
+  document.addEventListener("explainer:state", writeSoon);
+  window.addEventListener("hashchange", function () {
+    if (location.hash !== "#" + fragment()) apply(location.hash);
+  });
+
+  // Links that carry the state along: the embed's link to the full game.
+  var stateLinks = slice.call(document.querySelectorAll("a[data-state-link]"));
+  function updateLinks() {
+    stateLinks.forEach(function (link) { link.href = withFragment(link.href, fragment()); });
+    embeds.forEach(function (embed) { embed.refresh(); });
+  }
+
+  /* ---- The Embed button: iframe code, optionally opening in the state shown ---- */
+
+  function escapeAttribute(text) {
+    // The same escaping as Python's html.escape(quote=True), which wrote the code at build time.
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  }
+
+  function Embed(box) {
+    var panel = box.closest("details") || box.parentNode;
+    this.box = box;
+    this.original = box.value;
+    this.src = box.getAttribute("data-embed-src");
+    // Without a base_url the build wrote a relative address; a page served over http(s) knows its own.
+    this.absolute = null;
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(this.src) && /^https?:$/.test(location.protocol)) {
+      try { this.absolute = new URL(this.src, location.href).href; } catch (err) { this.absolute = null; }
+    }
+    var note = panel.querySelector("[data-embed-relative]");
+    if (note && this.absolute) note.hidden = true;
+    this.option = panel.querySelector("[data-embed-state]");
+    this.status = panel.querySelector("[data-embed-status]");
+    this.preview = panel.querySelector("[data-embed-preview]");
+    this.previewHref = this.preview ? this.preview.getAttribute("href") : "";
+    var actions = panel.querySelector(".embed-actions");
+    if (actions) actions.hidden = false;
+    var self = this;
+    if (this.option) this.option.addEventListener("change", function () { self.refresh(); });
+    var copy = panel.querySelector("[data-embed-copy]");
+    if (copy) copy.addEventListener("click", function () { self.copy(); });
+  }
+
+  Embed.prototype.refresh = function () {
+    var state = !this.option || this.option.checked ? fragment() : "";
+    var src = withFragment(this.absolute || this.src, state);
+    if (this.preview) this.preview.setAttribute("href", withFragment(this.previewHref, state));
+    this.box.value = this.original.replace('src="' + escapeAttribute(this.src) + '"', 'src="' + escapeAttribute(src) + '"');
+    if (this.status) this.status.textContent = "";
+  };
+
+  Embed.prototype.copy = function () {
+    var box = this.box, status = this.status;
+    box.focus();
+    box.select();
+    function report(copied) {
+      if (status) status.textContent = status.getAttribute(copied ? "data-copied" : "data-failed");
+    }
+    function legacyCopy() {
+      try { return document.execCommand("copy"); } catch (err) { return false; }
+    }
+    // The Clipboard API needs a secure context and may still refuse; the text stays selected for Ctrl+C.
+    if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
+      navigator.clipboard.writeText(box.value).then(function () { report(true); },
+                                                    function () { report(legacyCopy()); });
+      return;
+    }
+    report(legacyCopy());
+  };
+
+  var embeds = slice.call(document.querySelectorAll("textarea[data-embed-code]")).map(function (box) {
+    return new Embed(box);
+  });
+
+  rounds.forEach(function (round) { round.showResult(); });
+  showScore();
+  if (!apply(location.hash)) show(0, false);
+  updateLinks();
+
+  window.gameRuntime = { rounds: rounds, show: show, fragment: fragment };
+})();
