@@ -307,7 +307,8 @@ def rotate(vector, position):
 def cosine_matrix(rows_a, rows_b):
     a = rows_a / np.linalg.norm(rows_a, axis=1, keepdims=True)
     b = rows_b / np.linalg.norm(rows_b, axis=1, keepdims=True)
-    return a @ b.T
+    # A cosine lies in [−1, 1]; the clip only removes rounding (1.0000000000000002).
+    return np.clip(a @ b.T, -1.0, 1.0)
 
 
 def similarity(scheme):
