@@ -163,7 +163,7 @@ def order_matters(sentence, positional):
         "chart": {
             "z": np.array([outputs[w] for w in WORDS]),
             "x": [str(d) for d in range(D_MODEL)],
-            "y": [f"{w} (position {where[w]})" for w in WORDS],
+            "y": [f"{w} ({where[w]})" for w in WORDS],  # the word and its position, short to fit the axis
         },
     }
 

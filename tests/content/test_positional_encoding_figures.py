@@ -87,8 +87,8 @@ def test_step1_chart_rows_follow_their_words(pe_states, model):  # noqa: F811
         a, b = (np.array(by[(sentence, positional)].chart["z"]) for sentence in model.SENTENCES)
         assert a.shape == (3, 16)
         assert np.allclose(a, b) is (not positional)
-    assert by[("dog bites man", False)].chart["y"] == ["dog (position 0)", "bites (position 1)", "man (position 2)"]
-    assert by[("man bites dog", False)].chart["y"] == ["dog (position 2)", "bites (position 1)", "man (position 0)"]
+    assert by[("dog bites man", False)].chart["y"] == ["dog (0)", "bites (1)", "man (2)"]
+    assert by[("man bites dog", False)].chart["y"] == ["dog (2)", "bites (1)", "man (0)"]
 
 
 @pytest.mark.parametrize("pair, wavelength", [(0, "6.28"), (1, "19.87"), (2, "62.83")])
