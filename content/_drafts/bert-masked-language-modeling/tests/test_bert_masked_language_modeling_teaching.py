@@ -1,0 +1,210 @@
+"""What the BERT page teaches, checked against the data.
+
+Each test recomputes from the toy model what a sentence of the page claims,
+without going through the values the step functions return where it can, and
+checks that the rendered text says so."""
+import re
+
+import numpy as np
+import pytest
+
+from .test_bert_masked_language_modeling_figures import SLUG, computed  # noqa: F401  (the fixture)
+from .test_bert_masked_language_modeling_model import model  # noqa: F401  (the toy, from content/)
+
+
+def _text(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+
+
+@pytest.fixture(scope="module")
+def page(computed):  # noqa: F811
+    site, steps, prose = computed
+    explainer = next(e for e in site.pages if e.slug == SLUG)
+    return explainer, steps, prose
+
+
+def _states(page, number):
+    _, steps, prose = page
+    return [(s, _text(prose[number - 1].states[s.key][0])) for s in steps[number - 1].states]
+
+
+def _part(page, number, part):
+    return _text(getattr(page[2][number - 1], part))
+
+
+def _everything(page):
+    explainer, steps, prose = page
+    parts = [explainer.intro, explainer.key_ideas, explainer.questions]
+    for texts in prose:
+        parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper)]
+        parts += [s for summaries in texts.summaries.values() for s in summaries]
+    return " ".join(" ".join(parts).split())
+
+
+def _top(model, hidden, context):  # noqa: F811
+    p = model.fill_in(hidden, context)
+    return model.VOCAB[int(np.argmax(p))]
+
+
+# --- The toy is said to be a toy ---------------------------------------------------------------
+
+def test_the_page_says_which_model_makes_the_guesses(page, model):  # noqa: F811
+    explainer = page[0]
+    assert "counting toy" in _text(explainer.intro) and "not from BERT itself" in _text(explainer.intro)
+    for state, prose in _states(page, 1):
+        assert "These guesses come from a toy, not from BERT" in prose
+        assert f"from {len(model.CORPUS)} short sentences written by hand" in prose
+        assert f"with {len(set(w for s in model.CORPUS for w in s.split()))} different words" in prose
+        assert '"The cat sat on the mat" itself is not among them' in prose
+    assert "set by hand, not learned" in _part(page, 2, "deeper")
+    assert "drawn with a fixed seed" in _part(page, 3, "deeper")
+    assert "written by hand" in _part(page, 4, "deeper")
+
+
+# --- Step 1 ---------------------------------------------------------------------------------------
+
+def test_step1_says_whether_the_guess_is_right(page, model):  # noqa: F811
+    for state, prose in _states(page, 1):
+        hidden = model.TOKENS.index(state.choice["word"])
+        target = model.TOKENS[hidden].lower()
+        top = _top(model, hidden, "Both sides")
+        assert f"Its best guess for the gap is “{top}”" in prose
+        assert ("which is the hidden word" in prose) == (top == target)
+        assert ("(the toy ignores capitals)" in prose) == (model.TOKENS[hidden] != target and top == target)
+        masked = " ".join("[MASK]" if i == hidden else t for i, t in enumerate(model.TOKENS))
+        assert masked in prose
+        second = model.VOCAB[int(np.argsort(-model.fill_in(hidden, "Both sides"))[1])]
+        if top == target:
+            assert f"The next best, “{second}”" in prose
+
+
+def test_step1_hint_counts_the_words_guessed_right(page, model):  # noqa: F811
+    right = [i for i in model.POSITIONS if _top(model, i, "Both sides") == model.TOKENS[i].lower()]
+    hint = _part(page, 1, "hint")
+    if len(right) == len(model.TOKENS):
+        assert f"every one of the {len(model.TOKENS)} words" in hint
+    else:
+        assert f"{len(right)} of the {len(model.TOKENS)} words" in hint
+    # "a word like “on” is pinned down by its neighbours, a noun much less so"
+    p_on = model.fill_in(model.TOKENS.index("on"))[model.VOCAB.index("on")]
+    for noun in ("cat", "mat"):
+        p_noun = model.fill_in(model.TOKENS.index(noun))[model.VOCAB.index(noun)]
+        assert p_on > p_noun + 0.15, noun
+    assert "a word like “on” is pinned down" in hint
+
+
+# --- Step 2 ---------------------------------------------------------------------------------------
+
+def test_step2_prose_follows_the_context(page, model):  # noqa: F811
+    for state, prose in _states(page, 2):
+        hidden, context = model.TOKENS.index(state.choice["word"]), state.choice["context"]
+        other = "Left only" if context == "Both sides" else "Both sides"
+        target = model.TOKENS[hidden].lower()
+        top, other_top = _top(model, hidden, context), _top(model, hidden, other)
+        if context == "Both sides":
+            assert f"reads all {len(model.TOKENS) - 1} other words, {hidden} on its left and " \
+                   f"{len(model.TOKENS) - 1 - hidden} on its right." in prose
+        elif hidden == 0:
+            assert "the first position has nothing to read at all" in prose
+        else:
+            assert f"reads just the {hidden} word" in prose
+        assert f"The toy's best guess is “{top}”" in prose
+        assert ("the hidden word" in prose.split("best guess is")[1].split(".")[0]) and \
+            (("not the hidden word" in prose) == (top != target))
+        if (top == target) != (other_top == target):
+            word = "fixes" if other_top == target else "breaks"
+            assert f"Switching the context {word} this guess: the other setting gives “{other_top}”." in prose
+        else:
+            assert f"The other setting guesses “{other_top}”." in prose
+
+
+def test_step2_hint_names_the_words_that_need_the_right_side(page, model):  # noqa: F811
+    needs = [model.TOKENS[i] for i in model.POSITIONS
+             if _top(model, i, "Both sides") == model.TOKENS[i].lower()
+             and _top(model, i, "Left only") != model.TOKENS[i].lower()]
+    assert needs
+    hint = _part(page, 2, "hint")
+    assert f"Hide “{needs[0]}”" in hint
+    assert f"the toy guesses “{_top(model, model.TOKENS.index(needs[0]), 'Left only')}”" in hint
+    verb = "is" if len(needs) == 1 else "are"
+    assert f"words, {len(needs)} {verb} guessed right from both sides" in hint
+    assert all(f"“{w}”" in hint.split("left alone:")[1] for w in needs)
+
+
+def test_step2_summary_names_the_strongest_visible_word(page, model):  # noqa: F811
+    _, steps, prose = page
+    for state in steps[1].states:
+        row = model.attention_row(model.TOKENS.index(state.choice["word"]), state.choice["context"])
+        summary = prose[1].summaries[state.key][0]
+        if row.sum():
+            strongest = model.TOKENS[int(np.argmax(row))]
+            assert f"“{strongest}” most ({round(row.max() * 100)}%)" in summary
+        assert f"{int((row > 0).sum())} words can be read" in summary
+
+
+# --- Step 3 ---------------------------------------------------------------------------------------
+
+def test_step3_hint_adds_up_the_shares(page, model):  # noqa: F811
+    hint = _part(page, 3, "hint")
+    shares = model.TREATMENT_SHARES
+    assert abs(sum(shares.values()) - 1) < 1e-12
+    assert "the shares of chosen tokens make 100%" in hint
+    assert f"the shares of all tokens make {round(model.CHOSEN_RATE * 100)}%" in hint
+    assert f"The other {round((1 - model.CHOSEN_RATE) * 100)}% are context only" in hint
+    assert f"about {round(512 * model.CHOSEN_RATE)} positions" in _part(page, 3, "deeper")
+
+
+def test_step3_target_is_always_the_chosen_word(page, model):  # noqa: F811
+    for state, prose in _states(page, 3):
+        assert "the target at the chosen position is “sat”" in prose
+        if state.choice["rule"] == "Random word":
+            assert f"here “{model.RANDOM_WORD}”" in prose
+
+
+# --- Step 4 ---------------------------------------------------------------------------------------
+
+def test_step4_counts(page, model):  # noqa: F811
+    for state, prose in _states(page, 4):
+        b = model.SENTENCE_B[state.choice["pair"]]
+        assert f"the {len(model.TOKENS)} words of A, [SEP], the {len(b)} words of B" in prose
+        assert f"{len(model.TOKENS) + len(b) + 3} tokens, of which 3 are special" in prose
+        assert f"({len(model.TOKENS) + 2} tokens); segment B covers B and the last [SEP] ({len(b) + 1})" in prose
+
+
+# --- Step 5 ---------------------------------------------------------------------------------------
+
+def test_step5_largest_part_and_growth(page, model):  # noqa: F811
+    for state, prose in _states(page, 5):
+        parts = model.parameter_parts(state.choice["model"])
+        largest = max(parts, key=parts.get)
+        assert largest == "Feed-forward"
+        assert f"The largest part is the feed-forward blocks, with {round(parts[largest] / sum(parts.values()) * 100)}%" \
+            in prose
+    base, large = model.parameter_parts("BERT-base"), model.parameter_parts("BERT-large")
+    hint = _part(page, 5, "hint")
+    # "Twice the layers and a third more width give 3.1 times the weights"
+    assert model.SHAPES["BERT-large"]["layers"] == 2 * model.SHAPES["BERT-base"]["layers"]
+    assert model.SHAPES["BERT-large"]["hidden"] * 3 == model.SHAPES["BERT-base"]["hidden"] * 4
+    assert f"{sum(large.values()) / sum(base.values()):.1f} times the weights" in hint
+    # "almost all of the growth in the layers"
+    layers = ("Attention", "Feed-forward", "Layer norms")
+    growth = sum(large.values()) - sum(base.values())
+    assert sum(large[p] - base[p] for p in layers) / growth > 0.9
+    # "the token embeddings grow only with the width"
+    assert large["Token embeddings"] * 768 == base["Token embeddings"] * 1024
+
+
+# --- References -------------------------------------------------------------------------------------
+
+def test_every_cited_work_is_referenced(page):
+    explainer = page[0]
+    text = _everything(page)
+    cited = set(re.findall(r"([A-Z][a-z]+)(?: et al\.)?,? \(?((?:19|20)\d\d)\b", text))
+    surnames = {(ref.authors.split(",")[0].split()[-1], ref.year) for ref in explainer.references}
+    cited = {(name, int(year)) for name, year in cited}
+    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
+    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+
+
+def test_no_hyphen_for_a_minus_sign(page):
+    assert not re.search(r"(?<![\w)])-\d", _everything(page))
