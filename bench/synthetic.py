@@ -1,6 +1,8 @@
 """A synthetic multi-head attention explainer whose size is set by two knobs,
 the number of tokens in its sentence and the number of heads, for measuring
-how build time and data size grow. Its four steps use every chart kind."""
+how build time and data size grow. Its four steps use the kinds whose data grows
+with those knobs: heatmap, heatmap_grid, bar and blocks (the chart-kind fixture,
+tests/fixtures/charts/, has every kind, for the click benchmark)."""
 from __future__ import annotations
 
 import textwrap

@@ -65,6 +65,16 @@ def built_pages(out: Path) -> list[Path]:
     return sorted(out.rglob("*.html"))
 
 
+def rendered_pages(out: Path) -> list[Path]:
+    """The pages whose rendering a browser suite checks (axe, 360 px, posters): every
+    page of the site (index, 404, each explainer and game) and each one's whole embed.
+    A step's embed (embed/<slug>/step-<n>.html) is the whole embed's markup, by the
+    same template, cut to one step, and a single-file copy is its page's markup with
+    the files inlined: the crawl, Nu, embed and offline suites open each of those."""
+    return [path for path in built_pages(out) if path.relative_to(out).parts[0] != "offline"
+            and not (path.parent.parent.name == "embed" and path.name != "index.html")]
+
+
 def wait_for_runtime(page) -> None:
     """Wait until the page's runtime has started, whatever the page's kind: an
     explainer's (with plotly.js) or a game's. Pages without one (index, 404) return at once."""

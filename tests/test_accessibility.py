@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ROOT, built_pages, draw_every_chart, wait_for_runtime
+from .conftest import ROOT, rendered_pages, draw_every_chart, wait_for_runtime
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # Every WCAG 2.0-2.2 A and AA rule (target size included) and axe's best practices.
@@ -36,7 +36,7 @@ def open_page(browser, path, scheme, width=1280):
 def test_axe_finds_no_serious_violations(themed_site, browser, axe_script, scheme):
     theme, out = themed_site
     report = []
-    for path in built_pages(out):
+    for path in rendered_pages(out):
         context, page, errors = open_page(browser, path, scheme)
         # Open every "Show data" table so axe checks them too.
         for toggle in page.get_by_text("Show data", exact=True).all():

@@ -21,7 +21,8 @@ def page(built_site, offline_page):
 def step_titles():
     from generator.load.content import load_site
 
-    return [step.title for step in load_site(CONTENT).pages[0].steps]
+    [explainer] = [page for page in load_site(CONTENT).pages if page.slug == SLUG]
+    return [step.title for step in explainer.steps]
 
 
 def drawn(section) -> bool:

@@ -347,3 +347,30 @@ def test_values_in_faded_and_diverging_cells_read_on_any_page():
         for fill in (sequential_colour(step / 100), diverging_colour(step / 100),
                      grey(sequential_colour(step / 100), 0.65), grey(diverging_colour(step / 100), 0.65)):
             assert _contrast(ink_on(fill), fill) >= 4.5, fill
+
+
+def test_x_labels_stay_upright_when_they_fit_and_turn_when_they_do_not():
+    from generator.render.charts.common import PHONE_PLOT, labelled_x, text_width
+    short, bottom = labelled_x(["1", "2", "3"], PHONE_PLOT / 3, "Head")
+    assert short["tickangle"] == 0 and bottom == 56
+    words = ["[CLS]", "the", "mat", "[SEP]", "then", "it", "fell", "asleep"] * 2
+    turned, bottom = labelled_x(words, PHONE_PLOT / len(words), "Token", thin=False)
+    assert turned["tickangle"] == -90 and turned["ticktext"] == words, "every bar keeps its label"
+    assert bottom > text_width("asleep") + 20, "room below for the turned labels and the title"
+
+
+def test_the_left_margin_makes_room_for_the_longest_row_label_and_the_title():
+    from generator.render.charts.common import left_margin, text_width
+    assert left_margin(["a", "b"], "Query") == 64
+    wide = left_margin(["[MASK]", "a considerably longer label"], "Query")
+    assert wide > text_width("a considerably longer label") + 20
+
+
+def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
+    tokens = ["Token", "[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]", "then", "it", "fell", "[SEP]"]
+    data = {"boxes": tokens + ["Segment A"], "at": [[i, 0] for i in range(len(tokens))] + [[0, 1, 13]]}
+    figure = charts.get("diagram").figure(chart(kind="diagram", height=260), data)
+    labels = {s["label"]["text"]: s["label"] for s in figure["layout"]["shapes"] if "label" in s}
+    assert labels["[CLS]"].get("textangle") == -90 and labels["Token"].get("textangle") == -90
+    assert labels["it"].get("textangle") == -90, "a row of boxes of one size reads one way"
+    assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"

@@ -294,3 +294,16 @@ def test_a_link_that_goes_keeps_no_attribute_that_needs_it():
     html = single_file(page, "topic/index.html", {"topic/index.html": page.encode()})
     assert "<a>Next</a>" in html  # the text stays; href, rel and target go together
     assert '<a href="#x" rel="bookmark">x</a>' in html  # a link that stays keeps its attributes
+
+
+def test_links_in_the_page_data_follow_the_links_of_the_page():
+    """The prose of states not yet shown is HTML inside the page's JSON data: its links
+    to the site become absolute under base_url, or lose their href, as markup links do."""
+    data = ('<script type="application/json" id="explainer-data">{"prose":"\\u003ca href=\\"../other/index.html\\"'
+            '\\u003eOther\\u003c/a\\u003e \\u003ca href=\\"#step-2\\"\\u003eNext\\u003c/a\\u003e"}</script>')
+    page = PAGE.replace("</body>", data + "</body>")
+    files = {**FILES, "topic/index.html": page.encode()}
+    alone = single_file(page, "topic/index.html", files)
+    assert '\\u003ca \\u003eOther' in alone and 'href=\\"#step-2\\"' in alone
+    published = single_file(page, "topic/index.html", files, base_url="https://example.org/site/")
+    assert 'href=\\"https://example.org/site/other/index.html\\"' in published

@@ -107,9 +107,10 @@ def test_the_last_explainer_of_the_series_does_not_lead_into_the_extras(tmp_site
     assert parse_page(_pager(out, "go")).links == ["../bert/index.html"]
 
 
-def test_a_lone_explainer_has_no_pager(built_site):
-    out, _ = built_site
-    assert 'class="explainer-pager"' not in (out / SLUG / "index.html").read_text("utf-8")
+def test_a_lone_explainer_has_no_pager(tmp_site, tmp_path):
+    out = tmp_path / "build"
+    build(tmp_site(), out, THEMES)  # one explainer, coin-flips, and nothing planned around it
+    assert 'class="explainer-pager"' not in (out / "coin-flips" / "index.html").read_text("utf-8")
 
 
 # --- Words come from content ---------------------------------------------------------------------
@@ -208,9 +209,11 @@ def test_series_navigation_marks_the_current_page_and_links_only_built_ones(page
     nav = page.get_by_role("navigation", name="The series")
     items = nav.get_by_role("listitem")
     assert [t.split(" coming soon")[0] for t in items.all_inner_texts()] == [e.title for e in site.config.series]
-    links = nav.get_by_role("link")
-    assert links.all_inner_texts() == ["How Multi-Head Attention Works"]
-    assert links.first.get_attribute("aria-current") == "page"
+    # Every explainer of the series is published: each title is a link, this page's marked current.
+    links = items.get_by_role("link")
+    assert links.all_inner_texts() == [e.title for e in site.config.series]
+    current = [link.inner_text() for link in links.all() if link.get_attribute("aria-current") == "page"]
+    assert current == ["How Multi-Head Attention Works"]
 
 
 def test_steps_have_a_counter_a_list_and_previous_next_links(page, explainer):
@@ -251,8 +254,10 @@ def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer
     for item, ref in zip(references.all(), mha.references):
         assert item.inner_text().startswith(f"{ref.authors} ({ref.year}). {ref.title}")
         assert item.get_by_role("link", name=ref.title).get_attribute("href") == ref.url
-    # Its neighbours in the series are planned, so it has no links to other explainers.
-    assert page.get_by_role("navigation", name="More in the series").count() == 0
+    # Its neighbours in the series: the explainers before and after it.
+    pager = page.get_by_role("navigation", name="More in the series").get_by_role("link")
+    assert pager.all_inner_texts() == ["← Previous explainer: How Self-Attention Works",
+                                       "Next explainer: Positional Encoding →"]
 
 
 def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
@@ -260,7 +265,8 @@ def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
     out, _ = built_site
     html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
     site = load_site(CONTENT)
-    titles = [step.chart.title for step in site.pages[0].steps if step.chart.title]
+    [explainer] = [page for page in site.pages if page.slug == "multi-head-attention"]
+    titles = [step.chart.title for step in explainer.steps if step.chart.title]
     shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)
     assert shown and [html_module.unescape(t) for t in shown] == titles
     data = html[html.index('id="explainer-data"'):]

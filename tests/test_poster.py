@@ -8,7 +8,7 @@ import pytest
 
 from generator.render.poster import poster
 
-from .conftest import built_pages, draw_every_chart
+from .conftest import draw_every_chart, rendered_pages
 
 
 def _figure(data, **layout):
@@ -38,6 +38,45 @@ def test_heatmap_cells_print_their_values_and_cells_past_the_axes_are_left_out()
     assert ">0.00<" in html and ">1.00<" in html
 
 
+def test_a_large_matrix_without_values_is_one_image_of_a_pixel_per_cell():
+    import base64
+    import struct
+    import zlib
+
+    from generator.render.charts.common import sequential_colour
+
+    size = 12
+    z = [[(i * size + j) / (size * size - 1) for j in range(size)] for i in range(size)]
+    z[0][1] = None  # a masked cell
+    figure = _figure([{"type": "heatmap", "z": z, "x": list(range(size)), "y": list(range(size)), "zmin": 0,
+                       "zmax": 1, "colorscale": "Viridis"}],
+                     xaxis={"range": [-0.5, size - 0.5]}, yaxis={"range": [size - 0.5, -0.5]})
+    html = poster(figure)
+    assert "<rect " not in html and html.count("<image ") == 1
+    png = base64.b64decode(re.search(r'href="data:image/png;base64,([^"]+)"', html).group(1))
+    assert struct.unpack(">II", png[16:24]) == (size, size)
+    start = png.index(b"IDAT")
+    pixels = zlib.decompress(png[start + 4:start + 4 + struct.unpack(">I", png[start - 4:start])[0]])
+    row = pixels[:1 + 4 * size]
+    assert row[1:5].hex() == sequential_colour(0.0)[1:] + "ff"
+    assert row[5:9] == b"\0\0\0\0", "a masked cell is clear"
+    last = pixels[-4:]
+    assert last.hex() == sequential_colour(1.0)[1:] + "ff"
+
+
+def test_labels_plotly_turns_are_turned_and_the_titles_clear_them():
+    labels = ["embedding", "attention", "feed-forward"]
+    figure = _figure([{"type": "bar", "x": [0, 1, 2], "y": [1, 2, 3]}],
+                     xaxis={"tickvals": [0, 1, 2], "ticktext": labels, "tickangle": -90, "range": [-0.5, 2.5],
+                            "title": {"text": "Part"}},
+                     yaxis={"range": [0, 3], "title": {"text": "Size"}})
+    html = poster(figure)
+    assert html.count("rotate(-90)") == 3 and all(f">{label}<" in html for label in labels)
+    depth = float(re.search(r'dy="(\d+)"[^>]*>Part<', html).group(1))
+    from generator.render.charts.common import text_width
+    assert depth > text_width("feed-forward"), "the x title sits below the longest turned label"
+
+
 def test_a_colour_scale_it_does_not_know_is_left_to_plotly():
     figure = _figure([{"type": "heatmap", "z": [[0.2]], "colorscale": "RdBu", "zmin": -1, "zmax": 1}])
     assert "<rect" not in poster(figure)
@@ -61,7 +100,7 @@ def test_a_figure_with_nothing_to_draw_gives_nothing():
 @pytest.fixture(scope="module")
 def site(built_site):
     out, _ = built_site
-    return [page for page in built_pages(out) if page.relative_to(out).parts[0] not in ("offline",)]
+    return rendered_pages(out)
 
 
 def test_every_chart_shows_its_first_state_before_plotly_and_with_scripts_off(browser, site):

@@ -3,7 +3,7 @@ without horizontal scrolling (charts and open data tables included), and
 every control is a touch target of at least 24 × 24 px (WCAG 2.5.8)."""
 from __future__ import annotations
 
-from .conftest import built_pages, draw_every_chart, wait_for_runtime
+from .conftest import rendered_pages, draw_every_chart, wait_for_runtime
 
 PHONE = {"width": 360, "height": 740}
 
@@ -27,7 +27,7 @@ def test_pages_fit_a_360px_screen_with_large_enough_targets(themed_site, browser
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     problems = []
-    for path in built_pages(out):
+    for path in rendered_pages(out):
         page.goto(path.as_uri())
         wait_for_runtime(page)
         if page.locator("[data-chart]").count():

@@ -13,24 +13,28 @@ FORMATS = ("text", "count", "fixed:N", "percent", "shape")
 MINUS = "\u2212"  # the minus sign: a hyphen ("-") is shorter and sits too low beside digits
 
 
-def signed(text: str) -> str:
-    """A formatted number with its hyphen-minus replaced by the minus sign (−)."""
-    return MINUS + text[1:] if text.startswith("-") else text
+def minus(text: str) -> str:
+    """A number's text with the minus sign (−) rather than a hyphen; a value that
+    rounds to zero ('-0.00') loses its sign."""
+    if not text.startswith("-"):
+        return text
+    rest = text[1:]
+    return rest if not any(c in "123456789" for c in rest) else MINUS + rest
 
 
 def percent(value) -> str:
     """A fraction as a whole percent: 0.2213 -> '22%', -0.05 -> '−5%'."""
-    return signed(f"{_unsigned_zero(_round_half_up(float(value) * 100, 0)):.0f}%")
+    return minus(f"{_unsigned_zero(_round_half_up(float(value) * 100, 0)):.0f}%")
 
 
 def fixed(value, digits: int = 2) -> str:
     """A number with a fixed count of decimals: 2.5371 -> '2.54', -0.5 -> '−0.50'."""
-    return signed(f"{_unsigned_zero(_round_half_up(float(value), digits)):.{digits}f}")
+    return minus(f"{_unsigned_zero(_round_half_up(float(value), digits)):.{digits}f}")
 
 
 def count(value) -> str:
     """A whole number with thousands separators: 16384 -> '16,384', -3 -> '−3'."""
-    return signed(f"{int(value):,}")
+    return minus(f"{int(value):,}")
 
 
 def shape(value) -> str:
@@ -41,7 +45,7 @@ def shape(value) -> str:
 def text(value) -> str:
     """A value as it is; a negative number with the minus sign."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return signed(str(value))
+        return minus(str(value))
     return str(value)
 
 

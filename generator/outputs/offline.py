@@ -57,6 +57,8 @@ _SCRIPT_DROPS = {"src", "defer", "async", "integrity", "crossorigin", "referrerp
                  "charset", "blocking"}
 _STYLE_KEEPS = {"media", "title", "id", "nonce"}
 _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
+# A link in a page's JSON data (prose HTML inside a JSON string): href=\"...\".
+_DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
 
 Files = dict[str, "bytes | Path"]
 
@@ -286,6 +288,7 @@ class _Copy(_Walk):
         self._deferred: list[str] = []
         self._script: tuple[int, str, bool] | None = None  # a <script src> until its </script>
         self._head_end = self._body_start = self._body_end = None
+        self._in_data = False  # inside a <script type="application/json">
 
     def _on_start(self, tag, attrs, closed):
         if tag not in ("script", "link", "body") and not any(name in _REFERENCES for name, _ in attrs):
@@ -297,6 +300,8 @@ class _Copy(_Walk):
         rel = (values.get("rel") or "").lower().split()
         if tag == "body" and self._body_start is None:
             self._body_start = at
+        if tag == "script" and (values.get("type") or "").strip().lower() == "application/json":
+            self._in_data = True
         if tag == "script" and (values.get("src") or "").strip():
             self._inline_script(text, attributes, values, at, closed)
         elif tag == "link" and "canonical" in rel:
@@ -308,7 +313,28 @@ class _Copy(_Walk):
         else:
             self._rewrite_references(text, attributes, at)
 
+    def handle_data(self, data):
+        super().handle_data(data)
+        if self._in_data and not self._marked:
+            self._rewrite_data_links(data, self._at())
+
+    def _rewrite_data_links(self, data: str, at: int):
+        """The links in a page's JSON data (the prose of states the reader has not
+        seen yet) follow the page's own: absolute under base_url, or dropped."""
+        for match in _DATA_LINK.finditer(data):
+            value = match.group(1)
+            if not value or value.startswith("#") or _is_absolute(value):
+                continue
+            path = _build_path(self._page, value)
+            if path is None or path in self._files and not path.endswith(".html") or \
+                    posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
+                continue  # a file, not a page: left as it is
+            new = f'href=\\"{urljoin(self._base_url + self._page, value)}\\"' if self._base_url else ""
+            self._edits.append((at + match.start(), at + match.end(), new))
+
     def _on_end(self, tag):
+        if tag == "script":
+            self._in_data = False
         if tag == "script" and self._script:
             start, script, deferred = self._script
             self._script = None

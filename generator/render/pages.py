@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cache.build import BuildCache
 from ..errors import ContentError
 from ..kinds import PageSource, kind_of
 from ..load.content import SeriesEntry, Site
 from . import seo
+from .links import resolve_page_links
 from .prose import MarkdownRenderer, markdown_renderer
 from .theme import Theme
 from .urls import ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, Urls, page_path
@@ -112,9 +113,12 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
     _check_runtimes(site, theme)
     context = RenderContext(site, theme, assets, cache, markdown_renderer(cache))
     pages = [_index_page(context), _not_found_page(context)]
+    slugs = {source.slug for source in site.pages}
     for source in site.pages:
-        pages += cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
+        rendered = cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
             source, computed[source.slug], prose[source.slug], context))
+        pages += [replace(page, html=resolve_page_links(page.html, page.path, slugs, site.root / source.slug))
+                  for page in rendered]
     return pages
 
 

@@ -13,11 +13,14 @@ light, dark and print like the chart.
 """
 from __future__ import annotations
 
+import base64
 import math
+import struct
+import zlib
 import re
 from html import escape
 
-from .charts.common import DIVERGING, diverging_colour, ink_on, sequential_colour
+from .charts.common import DIVERGING, diverging_colour, ink_on, label_depth, sequential_colour
 
 _FONT = 13
 _TICK_GAP = 6  # px between an axis and its tick labels
@@ -36,28 +39,34 @@ def poster(figure: dict) -> str:
     body += "".join(_shape(shape, plots) for shape in layout.get("shapes", []) if shape.get("layer") != "below")
     body += "".join(_annotation(note, plots) for note in layout.get("annotations", []))
     inner = height - margin["t"] - margin["b"]
-    style = (f"left:{margin['l']}px;top:{margin['t']}px;width:calc(100% - {margin['l'] + margin['r']}px);"
-             f"height:{inner}px")
+    ratio = _square_ratio(plots)
+    if ratio is None:
+        style = (f"left:{margin['l']}px;top:{margin['t']}px;width:calc(100% - {margin['l'] + margin['r']}px);"
+                 f"height:{inner}px")
+    else:
+        # Square cells, as Plotly keeps them (the y axis anchored to the x axis): the
+        # plot as wide as fits, no wider than the height allows, centred both ways
+        # (auto margins between the insets). Sized this way rather than by a view box,
+        # its text keeps its size on a narrow screen.
+        side = margin["l"] + margin["r"]
+        style = (f"left:{margin['l']}px;right:{margin['r']}px;top:{margin['t']}px;bottom:{margin['b']}px;"
+                 f"margin:auto;width:min(100% - {side}px, {inner * ratio:.2f}px);aspect-ratio:{ratio:.4f}")
     font = layout.get("font", {})
     text_style = f"font-family:{escape(font.get('family', 'sans-serif'))};fill:{font.get('color', 'currentColor')}"
     grid = " poster-grid" if len(plots) > 1 else ""
     return (f'<div class="poster{grid}" data-poster aria-hidden="true" style="height:{height}px">'
-            f'<svg class="poster-plot" style="{style};{text_style}" font-size="{_FONT}" overflow="visible"'
-            f'{_square(plots, inner)}>{body}</svg></div>')
+            f'<svg class="poster-plot" style="{style};{text_style}" font-size="{_FONT}" overflow="visible">'
+            f'{body}</svg></div>')
 
 
-def _square(plots: dict, inner: int) -> str:
-    """Square cells, as Plotly keeps them when the y axis is anchored to the x axis:
-    a view box with the data's proportions, centred in the plot area. Its units are
-    pixels while the height limits it, so text keeps its size; on a narrow screen
-    the whole drawing shrinks together, as the chart's cells do."""
+def _square_ratio(plots: dict) -> float | None:
+    """Width over height of a single plot whose cells are square, else None."""
     if len(plots) != 1:
-        return ""
+        return None
     [plot] = plots.values()
     if plot.y.spec.get("scaleanchor") != "x":
-        return ""
-    ratio = abs(plot.x.high - plot.x.low) / abs(plot.y.high - plot.y.low)
-    return f' viewBox="0 0 {inner * ratio:.2f} {inner}" preserveAspectRatio="xMidYMid meet"'
+        return None
+    return abs(plot.x.high - plot.x.low) / abs(plot.y.high - plot.y.low)
 
 
 class _Axis:
@@ -216,8 +225,12 @@ def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) ->
         font = label.get("font", {})
         bottom = label.get("textposition", "middle center").startswith("top")
         y = y0 - label.get("padding", 3) if bottom else (y0 + y1) / 2
-        out += _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, font.get("size", _FONT), font.get("color"),
-                     "middle", "text-after-edge" if bottom else "central", percent_y=True)
+        if label.get("textangle") == -90 and not bottom:
+            out += _turned(_text(label["text"], "0", 0, font.get("size", _FONT), font.get("color"), "middle",
+                                 "central"), f"{(x0 + x1) / 2:.3f}%", f"{y:.3f}%")
+        else:
+            out += _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, font.get("size", _FONT), font.get("color"),
+                         "middle", "text-after-edge" if bottom else "central", percent_y=True)
     return out
 
 
@@ -323,8 +336,12 @@ def _heatmap(trace: dict, plot: _Plot) -> str:
         return ""
     xs = trace.get("x") or list(range(len(z[0]) if z else 0))
     ys = trace.get("y") or list(range(len(z)))
-    out = []
     show_text = "texttemplate" in trace
+    if not show_text and len(xs) * len(ys) > _RASTER_CELLS and list(xs) == list(range(len(xs))) \
+            and list(ys) == list(range(len(ys))) and all(_inside(plot.x, x) for x in (xs[0], xs[-1])) \
+            and all(_inside(plot.y, y) for y in (ys[0], ys[-1])):
+        return _raster(z, lambda value: shade((float(value) - low) / (high - low)), plot)
+    out = []
     for row, y in zip(z, ys):
         for value, x in zip(row, xs):
             if value is None or not (_inside(plot.x, x) and _inside(plot.y, y)):
@@ -338,6 +355,38 @@ def _heatmap(trace: dict, plot: _Plot) -> str:
                 out.append(_text(f"{float(value):.2f}", f"{(x0 + x1) / 2:.3f}%", (y0 + y1) / 2, 12,
                                  ink_on(colour), "middle", "central", percent_y=True, css_class="poster-value"))
     return "".join(out)
+
+
+# A matrix of more cells than this, with no values written in them, is drawn as one
+# small image of a pixel per cell: a rectangle each would make the poster of a
+# 32 by 32 matrix larger than the rest of the page's markup.
+_RASTER_CELLS = 100
+
+
+def _raster(z, colour_of, plot: _Plot) -> str:
+    """The matrix as a PNG of a pixel per cell (masked cells clear), stretched over its
+    cells and kept sharp-edged."""
+    rows = []
+    for row in z:
+        line = bytearray(b"\0")  # PNG filter type 0: the row as it is
+        for value in row:
+            line += bytes.fromhex(colour_of(value)[1:7]) + b"\xff" if value is not None else b"\0\0\0\0"
+        rows.append(bytes(line))
+    x0, x1 = sorted((plot.px(-0.5), plot.px(len(z[0]) - 0.5)))
+    y0, y1 = sorted((plot.py(-0.5), plot.py(len(z) - 0.5)))
+    return (f'<image x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
+            f'preserveAspectRatio="none" style="image-rendering:pixelated" '
+            f'href="data:image/png;base64,{_png(len(z[0]), len(z), b"".join(rows))}"/>')
+
+
+def _png(width: int, height: int, scanlines: bytes) -> str:
+    """A PNG (8-bit RGBA) of the given scanlines, base64-encoded."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(scanlines, 9)) \
+        + chunk(b"IEND", b"")
+    return base64.b64encode(png).decode("ascii")
 
 
 def _scatter(trace: dict, plot: _Plot) -> str:
@@ -383,27 +432,42 @@ def _grid(plot: _Plot) -> str:
 
 def _ticks(plot: _Plot) -> str:
     out = []
-    for share, text in plot.x.ticks():
-        if -1e-9 <= share <= 1 + 1e-9:
+    x_ticks = [(share, text) for share, text in plot.x.ticks() if -1e-9 <= share <= 1 + 1e-9]
+    upright = plot.x.spec.get("tickangle", 0) == 0
+    for share, text in x_ticks:
+        if upright:
             out.append(_text(text, f"{share * 100:.3f}%", 100, _FONT, None, "middle", "hanging",
                              percent_y=True, dy=_TICK_GAP))
-    for share, text in plot.y.ticks():
-        if -1e-9 <= share <= 1 + 1e-9:
-            out.append(_text(text, "0%", (1 - share) * 100, _FONT, None, "end", "central",
-                             percent_y=True, dx=-_TICK_GAP))
+        else:  # turned to read upwards, its end at the axis
+            out.append(_turned(_text(text, "0", 0, _FONT, None, "end", "central"), f"{share * 100:.3f}%", "100%",
+                               _TICK_GAP))
+    y_ticks = [(share, text) for share, text in plot.y.ticks() if -1e-9 <= share <= 1 + 1e-9]
+    for share, text in y_ticks:
+        out.append(_text(text, "0%", (1 - share) * 100, _FONT, None, "end", "central",
+                         percent_y=True, dx=-_TICK_GAP))
+    # Titles clear the tick labels, as Plotly moves them clear.
     title = (plot.x.spec.get("title") or {}).get("text")
     if title:
-        out.append(_text(title, "50%", 100, _FONT, None, "middle", "hanging", percent_y=True, dy=30))
+        depth = max(24.0, label_depth([t for _, t in x_ticks], upright) + 6) if x_ticks else 24.0
+        out.append(_text(title, "50%", 100, _FONT, None, "middle", "hanging", percent_y=True, dy=round(depth)))
     title = (plot.y.spec.get("title") or {}).get("text")
     if title:
-        out.append(_vertical_title(title))
+        depth = label_depth([t for _, t in y_ticks], False) if y_ticks else 0.0
+        out.append(_vertical_title(title, -max(52, round(depth + 14))))
     return "".join(out)
 
 
-def _vertical_title(title: str) -> str:
+def _turned(text: str, x: str, y: str, down: float = 0) -> str:
+    """Text drawn about the origin, moved to (x, y) (percentages of the plot) and
+    `down` pixels lower, and turned to read upwards."""
+    return (f'<svg x="{x}" y="{y}" overflow="visible"><g transform="translate(0 {down:g}) rotate(-90)">'
+            f'{text}</g></svg>')
+
+
+def _vertical_title(title: str, x: int = -52) -> str:
     # A rotated title cannot use a percentage of the plot's height for its place,
     # so it sits in a nested svg that is the plot's height, centred there.
-    return (f'<svg x="-52" y="0" width="1" height="100%" overflow="visible"><text x="0" y="50%" '
+    return (f'<svg x="{x}" y="0" width="1" height="100%" overflow="visible"><text x="0" y="50%" '
             f'text-anchor="middle" transform-origin="0 50%" style="transform:rotate(-90deg);'
             f'transform-box:view-box;transform-origin:0 50%">{escape(title)}</text></svg>')
 

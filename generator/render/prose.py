@@ -25,7 +25,7 @@ from ..cache.disk import digest, kept
 from ..errors import ContentError, Problem
 from ..kinds import kind_of
 from ..load.content import Site
-from ..compute.formats import signed
+from ..compute.formats import minus
 from .templating import make_env
 
 # "extra" and "sane_lists", given as objects: naming them makes Markdown scan
@@ -90,7 +90,7 @@ class TextRenderer:
 def _shown(value):
     """A number printed as it is ({{ value }}, no filter): negative with the minus sign (−)."""
     if type(value) in (int, float) and value < 0:
-        return signed(str(value))
+        return minus(str(value))
     return value
 
 

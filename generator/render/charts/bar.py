@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, \
     index_problem, is_number, issues, labels_problem, minus, nice_span, number_cell, numbers_problem, outside, \
-    rounded, span_of, table as data_table, theme_colour
+    rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x, left_margin
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -196,9 +196,14 @@ def figure(chart, data: dict) -> dict:
         shapes.append(rule)
     values_axis = axis(chart.x_title if horizontal else chart.y_title, range=list(span),
                        tickformat=chart.y_format or None, zeroline=True, zerolinecolor=theme_colour("axis"))
-    labels_axis = axis(chart.y_title if horizontal else chart.x_title, tickvals=positions,
-                       ticktext=[str(v) for v in x], range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5],
-                       showgrid=False)
+    names_of_bars = [str(v) for v in x]
+    if horizontal:
+        label_ticks, margin = {"tickvals": positions, "ticktext": names_of_bars}, {"l": left_margin(names_of_bars, chart.y_title)}
+    else:  # every bar keeps its label: they turn rather than thin out
+        label_ticks, bottom = labelled_x(names_of_bars, PHONE_PLOT / len(x), chart.x_title, thin=False)
+        margin = {"b": bottom}
+    labels_axis = axis(chart.y_title if horizontal else chart.x_title, **label_ticks,
+                       range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5], showgrid=False)
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
                          yaxis=labels_axis if horizontal else values_axis,
                          shapes=shapes, bargap=1 - 2 * _HALF_BAR, barmode="relative" if chart.stacked else "group")
@@ -206,9 +211,7 @@ def figure(chart, data: dict) -> dict:
         layout.update(showlegend=True, legend={"orientation": "h", "x": 0, "y": 1, "yanchor": "bottom",
                                                "font": {"size": 12}})
         layout["margin"] = dict(layout["margin"], t=40)
-    if horizontal:
-        longest = max(len(str(v)) for v in x)
-        layout["margin"] = dict(layout["margin"], l=min(200, 24 + 7 * longest))
+    layout["margin"] = dict(layout["margin"], **margin)
     return {"data": traces, "layout": layout}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...compute.formats import fixed, is_shared, percent, signed
+from ...compute.formats import fixed, is_shared, minus, percent
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -183,24 +183,13 @@ def ink_on(colour: str) -> str:
     return "#000000" if (fill + 0.05) / 0.05 >= 1.05 / (fill + 0.05) else "#ffffff"
 
 
-MINUS = "\u2212"
-
-
-def minus(text: str) -> str:
-    """A number's text with the minus sign (−) rather than a hyphen; a value that
-    rounds to zero ('-0.00') loses its sign."""
-    if not text.startswith("-"):
-        return text
-    rest = text[1:]
-    return rest if not any(c in "123456789" for c in rest) else MINUS + rest
-
 
 def number_cell(value, y_format: str = "") -> str:
     """A number as the data table shows it: as a percent where the axis shows
     percents, else with two decimals like the chart's own labels; negative
     numbers with the minus sign (−)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return signed(str(value))
+        return minus(str(value))
     return percent(value) if y_format.endswith("%") else fixed(value, 2)
 
 
@@ -375,3 +364,64 @@ def tick_labels(labels: list, room: float, size: float = 13) -> tuple[list[int],
         step += 1
     positions = list(range(0, len(labels), step))
     return positions, [str(labels[i]) for i in positions]
+
+
+# The width of a chart on a 360 px phone, in pixels, and of its plot with the default
+# margins: labels are fitted to what they get there, the narrowest screen.
+PHONE_CHART = 310
+PHONE_PLOT = 230
+TICK_FONT = 13
+_TICK_GAP = 6      # between an axis and its tick labels
+_TITLE_ROOM = 30   # beyond the tick labels, for an axis title (Plotly moves it clear of them)
+_BARE_ROOM = 10    # beyond the tick labels of an axis with no title
+
+
+def text_width(text, size: float = TICK_FONT) -> float:
+    """An estimate of the width of one line of text in the charts' font, in pixels.
+    On the wide side (no font is measured at build time), so a label judged to fit does."""
+    ems = 0.0
+    for letter in str(text):
+        if letter in "iljtfrI.,:;'|!()[] ":
+            ems += 0.34
+        elif letter in "mwMW%@" or letter.isupper():
+            ems += 0.82
+        else:  # digits, lower case and the rest
+            ems += 0.58
+    return ems * size
+
+
+def widest(texts, size: float = TICK_FONT) -> float:
+    return max((text_width(t, size) for t in texts), default=0.0)
+
+
+def label_depth(texts, upright: bool, size: float = TICK_FONT) -> float:
+    """How far tick labels reach out from their axis, in pixels: a line of text when
+    upright, the longest label when turned to read upwards."""
+    return (1.5 * size if upright else widest(texts, size)) + _TICK_GAP
+
+
+def labelled_x(labels: list, room: float, title: str, thin: bool = True,
+               size: float = TICK_FONT) -> tuple[dict, int]:
+    """Ticks for an x axis with a label per cell of `room` pixels (on a phone), and the
+    bottom margin they and the title need. Labels stay upright when each fits its
+    room, else they turn to read upwards (thinned to every k-th when `thin` and even
+    that is too tight); Plotly's own choice, 30 degrees, runs them into each other
+    and past the chart's edge."""
+    if thin:
+        positions, texts = tick_labels(labels, room, size)
+    else:
+        positions, texts = list(range(len(labels))), [str(v) for v in labels]
+    every = positions[1] - positions[0] if len(positions) > 1 else 1
+    upright = widest(texts, size) + 8 <= room * every
+    spec = {"tickvals": positions, "ticktext": texts, "tickangle": 0 if upright else -90}
+    return spec, bottom_margin(label_depth(texts, upright, size), title)
+
+
+def bottom_margin(depth: float, title: str) -> int:
+    return max(56, math.ceil(depth + (_TITLE_ROOM if title else _BARE_ROOM)))
+
+
+def left_margin(texts, title: str) -> int:
+    """The left margin a y axis needs for its tick labels (written out, as a category
+    axis's are) and its title."""
+    return max(64, math.ceil(label_depth(texts, False) + (_TITLE_ROOM if title else _BARE_ROOM)))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .common import ACCENT, MARK, Issue, axis, base_layout, empty_trace, ink_on, issues, \
-    table as data_table, theme_colour
+from .common import ACCENT, MARK, PHONE_CHART, Issue, axis, base_layout, empty_trace, ink_on, issues, \
+    table as data_table, text_width, theme_colour, widest
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -26,6 +26,7 @@ _EDGE = theme_colour("axis")
 _TEXT = theme_colour("text")
 _FADED_TEXT = theme_colour("axis")
 _MARGIN = 0.12  # between a box and its cell's edge, in cells
+_FONT = 12
 
 
 def _indices(data, name, count) -> Issue | None:
@@ -94,11 +95,16 @@ def figure(chart, data: dict) -> dict:
         marked = (a, b) in on_path
         colour = ACCENT if marked else (_EDGE if a not in faded and b not in faded else theme_colour("grid"))
         shapes += _arrow(_box(at[a]), _box(at[b]), colour, 3 if marked else 1.5)
+    # Boxes of one size in one row turn their labels together, so a row of tokens reads
+    # one way even where a short word would have fitted level.
+    turned = {(place[1], _width(place)) for label, place in zip(boxes, at)
+              if _turns(str(label), place, columns, rows, chart.height)}
     for index, (label, place) in enumerate(zip(boxes, at)):
         x0, x1, y0, y1 = _box(place)
         box = {"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x1, "y0": y0, "y1": y1, "layer": "above",
                "fillcolor": _BOX, "line": {"color": _EDGE, "width": 1.5},
-               "label": {"text": _wrapped(str(label), place, columns), "font": {"size": 12, "color": _TEXT}}}
+               "label": _label(str(label), place, columns, rows, chart.height,
+                               (place[1], _width(place)) in turned)}
         if index in path:
             box.update(fillcolor=ACCENT, line={"color": MARK, "width": 3})
             box["label"]["font"]["color"] = ink_on(ACCENT)
@@ -115,11 +121,35 @@ def figure(chart, data: dict) -> dict:
     return {"data": [empty_trace()], "layout": layout}
 
 
-def _wrapped(label: str, place, columns: int) -> str:
-    """A box's label in lines that fit its width on a phone (about 300 pixels for the
-    whole grid, some 7 pixels a character), broken at spaces and hyphens."""
-    width = place[2] if len(place) == 3 else 1
-    return "<br>".join(textwrap.wrap(label, max(6, int(300 / columns * width * (1 - 2 * _MARGIN) / 7)))) or label
+def _width(place) -> int:
+    return place[2] if len(place) == 3 else 1
+
+
+def _room(place, columns: int, rows: int, height: int) -> tuple[float, float]:
+    """The room for a box's label on a phone, in pixels: across the box, and up it."""
+    across = (PHONE_CHART - 16) / columns * _width(place) * (1 - 2 * _MARGIN) - 4
+    up = (height - 16) / rows * (1 - 2 * _MARGIN) - 4
+    return across, up
+
+
+def _turns(text: str, place, columns: int, rows: int, height: int) -> bool:
+    """A word too wide for a narrow, tall box (a token in a row of a dozen) turns to
+    read upwards, where it has the box's height."""
+    across, up = _room(place, columns, rows, height)
+    return widest(_lines(text, across), _FONT) > across and up > across
+
+
+def _label(text: str, place, columns: int, rows: int, height: int, turned: bool) -> dict:
+    """A box's label, in lines that fit the box on a phone, broken at spaces and hyphens."""
+    across, up = _room(place, columns, rows, height)
+    label = {"text": "<br>".join(_lines(text, up if turned else across)), "font": {"size": _FONT, "color": _TEXT}}
+    if turned:
+        label["textangle"] = -90
+    return label
+
+
+def _lines(text: str, room: float) -> list[str]:
+    return textwrap.wrap(text, max(4, int(room / text_width("n", _FONT)))) or [text]
 
 
 def _arrow(source, target, colour, width) -> list[dict]:

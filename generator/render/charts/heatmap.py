@@ -23,7 +23,7 @@ import functools
 from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
     base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
     labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
-    table as data_table, tick_labels
+    table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
 from ...compute.formats import is_shared
 
 
@@ -181,6 +181,12 @@ def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -
     }
     if written:
         spec["texttemplate"] = "%{z:.2f}"
+    elif any(v is not None and v < 0 for row in values for v in row):
+        # Plotly's number formats write a hyphen and take no minus sign from any
+        # locale, so a signed matrix's hover label reads its value as the table does.
+        spec["text"] = [number_cells(row) if None not in row else [number_cells([v])[0] if v is not None else ""
+                                                                   for v in row] for row in values]
+        spec["hovertemplate"] = "%{customdata}: %{text}<extra></extra>"
     return spec
 
 
@@ -215,11 +221,6 @@ def row_outline(row: int, width: int, xref: str = "x", yref: str = "y") -> dict:
             "y0": row - 0.5, "y1": row + 0.5, "line": {"color": ACCENT, "width": 3}}
 
 
-# The width of a chart's plot on a 360 px phone, in pixels: tick labels are thinned
-# to what fits there, so none runs into its neighbour on the narrowest screen.
-PHONE_PLOT = 230
-
-
 def ticks(labels: list, room: float, size: float = 13) -> dict:
     """tickvals and ticktext for a label per cell, each cell `room` pixels."""
     positions, texts = tick_labels(labels, room, size)
@@ -252,20 +253,29 @@ def figure(chart, data: dict) -> dict:
     if masked:
         shapes += masked_key(str(data.get("mask_label") or "masked"))
     as_picture = len(x) * len(y) <= PICTURE_CELLS
-    plot_height = chart.height - 72 - (24 if masked else 0)
+    rows = ticks(y, (chart.height - 72 - (24 if masked else 0)) / len(y))
+    left = left_margin(rows["ticktext"], chart.y_title)
+    right = 16 if as_picture else COLORBAR_MARGIN
+    # The room of a column on a phone; square cells may make the plot narrower still.
+    room = (PHONE_CHART - left - right) / len(x)
+    columns, bottom = labelled_x(x, room, chart.x_title)
+    if as_picture:
+        room = min(room, (chart.height - bottom - (40 if masked else 16)) / len(y))
+        columns, bottom = labelled_x(x, room, chart.x_title)
+        rows = ticks(y, room)
     layout = base_layout(
         chart,
-        xaxis=axis(chart.x_title, **ticks(x, PHONE_PLOT / len(x)), range=cell_range(len(x)),
+        xaxis=axis(chart.x_title, **columns, range=cell_range(len(x)),
                    **(_SQUARE_X if as_picture else {"showgrid": False})),
-        yaxis=axis(chart.y_title, **ticks(y, plot_height / len(y)), range=cell_range(len(y), True),
+        yaxis=axis(chart.y_title, **rows, range=cell_range(len(y), True),
                    **(_SQUARE_Y if as_picture else {"showgrid": False})),
         shapes=shapes,
     )
+    layout["margin"].update(l=left, r=right, b=bottom)
     if masked:
         layout["margin"]["t"] = 40
     if not as_picture:
         # Too many cells to print their values: a colour bar says what the colours mean.
-        layout["margin"]["r"] = COLORBAR_MARGIN
         if masked:
             layout["images"] = [picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y))]
         return {"data": [trace(z, x, y, span, chart.scale, mask, written=False, showscale=True,
@@ -343,6 +353,8 @@ def table_rows(z, mask, row_names, masked: str) -> list[list[str]]:
 
 def table(chart, data: dict, labels: dict) -> dict:
     """The matrix itself: a row per y label, a column per x label, masked cells named so."""
-    rows = table_rows(data["z"], data.get("mask"), data["y"], labels.get("data_masked", "masked"))
+    # Masked cells are named as the chart's key names them ("not computed yet", say).
+    masked = str(data.get("mask_label") or labels.get("data_masked", "masked"))
+    rows = table_rows(data["z"], data.get("mask"), data["y"], masked)
     return data_table([chart.y_title or labels["data_item"]] + [str(x) for x in data["x"]], rows,
                       data.get("highlight_row"))

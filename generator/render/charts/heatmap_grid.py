@@ -12,8 +12,8 @@ import functools
 import math
 import textwrap
 
-from .common import ACCENT, Issue, axis, base_layout, empty_trace, index_problem, issues, labels_problem, \
-    matrix_problem, picture, table as data_table, theme_colour
+from .common import ACCENT, Issue, axis, base_layout, empty_trace, index_problem, issues, labelled_x, \
+    labels_problem, matrix_problem, picture, table as data_table, theme_colour
 from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
     row_outline, table_rows, ticks, trace, unmasked
 
@@ -122,9 +122,10 @@ def figure(chart, data: dict) -> dict:
         if as_pictures:
             room = min(room, _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
         font = {"size": 13 if room >= 19 else 11}
+        columns_ticks, bottom_needed = labelled_x(x, room if as_pictures else _PHONE_WIDTH / columns / len(x),
+                                                  chart.x_title, size=font["size"])
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
-                                      domain=[left, right], tickfont=font,
-                                      **ticks(x, _PHONE_WIDTH / columns / len(x), font["size"]),
+                                      domain=[left, right], tickfont=font, **columns_ticks,
                                       showticklabels=row == rows - 1, showgrid=False,
                                       range=cell_range(len(x)), anchor=f"y{suffix}",
                                       **({"constrain": "domain"} if as_pictures else {}))
@@ -159,7 +160,7 @@ def figure(chart, data: dict) -> dict:
     layout = base_layout(chart, shapes=shapes, **axes)
     if images:
         layout["images"] = images
-    layout["margin"]["t"] = 32
+    layout["margin"].update(t=32, b=bottom_needed)
     return {"data": traces, "layout": layout}
 
 
@@ -183,7 +184,7 @@ def table(chart, data: dict, labels: dict) -> dict:
     rows = []
     masks = data.get("mask") or [None] * len(data["z"])
     for title, z, mask in zip(data["titles"], data["z"], masks):
-        rows += table_rows(z, mask, [f"{title}: {y}" for y in data["y"]], labels.get("data_masked", "masked"))
+        rows += table_rows(z, mask, [f"{title}: {y}" for y in data["y"]], str(data.get("mask_label") or labels.get("data_masked", "masked")))
     highlight = None
     if data.get("highlight") is not None and data.get("highlight_row") is not None:
         highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]

@@ -6,7 +6,7 @@ shape: when only the rule moves, Plotly redraws the shape alone."""
 from __future__ import annotations
 
 from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, is_number, issues, minus, \
-    number_cell, rounded, span_of, table as data_table, theme_colour, tick_labels
+    number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -130,12 +130,14 @@ def figure(chart, data: dict) -> dict:
         low, high = min(x), max(x)
         x_axis = axis(chart.x_title, range=[low, high] if low < high else [low - 1, high + 1], showgrid=False)
     else:
-        ticks, texts = tick_labels(x, 230 / len(x), 7 * max(len(str(v)) for v in x) / 1.4 + 2)
-        x_axis = axis(chart.x_title, tickvals=ticks, ticktext=texts, range=[-0.5, len(x) - 0.5], showgrid=False)
+        ticks, bottom = labelled_x(x, PHONE_PLOT / len(x), chart.x_title)
+        x_axis = axis(chart.x_title, **ticks, range=[-0.5, len(x) - 0.5], showgrid=False)
     layout = base_layout(chart, xaxis=x_axis, yaxis=axis(chart.y_title, range=list(span), zeroline=True,
                                                          zerolinecolor=theme_colour("axis"), zerolinewidth=1,
                                                          tickformat=chart.y_format or None),
                          shapes=shapes)
+    if not numeric:
+        layout["margin"]["b"] = bottom
     if names is not None:
         layout.update(showlegend=True, legend={"orientation": "h", "x": 0, "y": 1, "yanchor": "bottom",
                                                "font": {"size": 12}})

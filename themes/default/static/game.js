@@ -239,68 +239,12 @@
     embeds.forEach(function (embed) { embed.refresh(); });
   }
 
-  /* ---- The Embed button: iframe code, optionally opening in the state shown ---- */
+  /* ---- The Embed button (embed-code.js): its code opens at the round shown ---- */
 
-  function escapeAttribute(text) {
-    // The same escaping as Python's html.escape(quote=True), which wrote the code at build time.
-    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
-
-  function Embed(box) {
-    var panel = box.closest("details") || box.parentNode;
-    this.box = box;
-    this.original = box.value;
-    this.src = box.getAttribute("data-embed-src");
-    // Without a base_url the build wrote a relative address; a page served over http(s) knows its own.
-    this.absolute = null;
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(this.src) && /^https?:$/.test(location.protocol)) {
-      try { this.absolute = new URL(this.src, location.href).href; } catch (err) { this.absolute = null; }
-    }
-    var note = panel.querySelector("[data-embed-relative]");
-    if (note && this.absolute) note.hidden = true;
-    this.option = panel.querySelector("[data-embed-state]");
-    this.status = panel.querySelector("[data-embed-status]");
-    this.preview = panel.querySelector("[data-embed-preview]");
-    this.previewHref = this.preview ? this.preview.getAttribute("href") : "";
-    var actions = panel.querySelector(".embed-actions");
-    if (actions) actions.hidden = false;
-    var self = this;
-    if (this.option) this.option.addEventListener("change", function () { self.refresh(); });
-    var copy = panel.querySelector("[data-embed-copy]");
-    if (copy) copy.addEventListener("click", function () { self.copy(); });
-  }
-
-  Embed.prototype.refresh = function () {
-    var state = !this.option || this.option.checked ? fragment() : "";
-    var src = withFragment(this.absolute || this.src, state);
-    if (this.preview) this.preview.setAttribute("href", withFragment(this.previewHref, state));
-    this.box.value = this.original.replace('src="' + escapeAttribute(this.src) + '"', 'src="' + escapeAttribute(src) + '"');
-    if (this.status) this.status.textContent = "";
-  };
-
-  Embed.prototype.copy = function () {
-    var box = this.box, status = this.status;
-    box.focus();
-    box.select();
-    function report(copied) {
-      if (status) status.textContent = status.getAttribute(copied ? "data-copied" : "data-failed");
-    }
-    function legacyCopy() {
-      try { return document.execCommand("copy"); } catch (err) { return false; }
-    }
-    // The Clipboard API needs a secure context and may still refuse; the text stays selected for Ctrl+C.
-    if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
-      navigator.clipboard.writeText(box.value).then(function () { report(true); },
-                                                    function () { report(legacyCopy()); });
-      return;
-    }
-    report(legacyCopy());
-  };
-
-  var embeds = slice.call(document.querySelectorAll("textarea[data-embed-code]")).map(function (box) {
-    return new Embed(box);
-  });
+  var embedCode = window.lensaEmbedCode;
+  var embeds = embedCode ? slice.call(document.querySelectorAll("textarea[data-embed-code]")).map(function (box) {
+    return embedCode.attach(box, fragment);
+  }) : [];
 
   rounds.forEach(function (round) { round.showResult(); });
   showScore();

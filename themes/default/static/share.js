@@ -190,83 +190,18 @@
   }
   updateStateLinks();
 
-  /* ---- The Embed button: iframe code, optionally opening in the state shown ---- */
+  /* ---- The Embed button (embed-code.js): its code follows the state shown ---- */
 
-  function escapeAttribute(text) {
-    // The same escaping as Python's html.escape(quote=True), which wrote the code at build time.
-    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  var embedCode = window.lensaEmbedCode;
+  if (embedCode) {
+    slice.call(document.querySelectorAll("textarea[data-embed-code]")).forEach(function (box) {
+      var section = box.closest("section[data-step]");
+      var step = steps.filter(function (candidate) { return candidate.section === section; })[0] || null;
+      var code = embedCode.attach(box, function () { return step ? stepFragment(step) : pageFragment(null); });
+      // A step's code follows that step; the whole explainer's follows every step.
+      (section || document).addEventListener("explainer:state", function () { code.refresh(); });
+    });
   }
-
-  function absoluteSource(src) {
-    // Without a base_url the build wrote a relative address; a page served over
-    // http(s) knows its own address, so the code can still work anywhere.
-    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || !/^https?:$/.test(location.protocol)) return null;
-    try { return new URL(src, location.href).href; } catch (err) { return null; }
-  }
-
-  function EmbedCode(box) {
-    this.box = box;
-    this.original = box.value;
-    this.src = box.getAttribute("data-embed-src");
-    var panel = box.closest("details") || box.parentNode;
-    var section = box.closest("section[data-step]");
-    this.step = steps.filter(function (step) { return step.section === section; })[0] || null;
-    this.option = panel.querySelector("[data-embed-state]");
-    this.status = panel.querySelector("[data-embed-status]");
-    this.preview = panel.querySelector("[data-embed-preview]");
-    this.previewHref = this.preview ? this.preview.getAttribute("href") : "";
-    var actions = panel.querySelector(".embed-actions");
-    if (actions) actions.hidden = false;
-    this.absolute = absoluteSource(this.src);
-    var note = panel.querySelector("[data-embed-relative]");
-    if (note && this.absolute) note.hidden = true;
-    var self = this;
-    if (this.option) this.option.addEventListener("change", function () { self.refresh(); });
-    var copy = panel.querySelector("[data-embed-copy]");
-    if (copy) copy.addEventListener("click", function () { self.copy(); });
-    // A step's code follows that step; the whole explainer's follows every step.
-    (section || document).addEventListener("explainer:state", function () { self.refresh(); });
-    this.refresh();
-  }
-
-  EmbedCode.prototype.refresh = function () {
-    var src = this.absolute || this.src;
-    var state = "";
-    if (!this.option || this.option.checked) state = this.step ? stepFragment(this.step) : pageFragment(null);
-    if (state) src = withFragment(src, state);
-    if (this.preview) this.preview.setAttribute("href", withFragment(this.previewHref, state));
-    this.box.value = this.original.replace('src="' + escapeAttribute(this.src) + '"',
-                                           'src="' + escapeAttribute(src) + '"');
-    if (this.status) this.status.textContent = "";
-  };
-
-  EmbedCode.prototype.copy = function () {
-    var box = this.box, status = this.status;
-    box.focus();
-    box.select();
-    function report(copied) {
-      if (status) status.textContent = status.getAttribute(copied ? "data-copied" : "data-failed");
-    }
-    function legacyCopy() {
-      try { return document.execCommand("copy"); } catch (err) { return false; }
-    }
-    // The Clipboard API needs a secure context and may still refuse (file://, a
-    // frame without permission); the old command is the fallback, and the text
-    // stays selected for Ctrl+C when both fail.
-    if (navigator.clipboard && navigator.clipboard.writeText && window.isSecureContext) {
-      try {
-        navigator.clipboard.writeText(box.value).then(function () { report(true); },
-                                                      function () { report(legacyCopy()); });
-        return;
-      } catch (err) { /* fall through */ }
-    }
-    report(legacyCopy());
-  };
-
-  slice.call(document.querySelectorAll("textarea[data-embed-code]")).forEach(function (box) {
-    new EmbedCode(box);
-  });
 
   window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment };
 })();

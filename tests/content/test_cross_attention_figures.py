@@ -140,11 +140,11 @@ def test_step3_self_attention_is_causal_and_its_future_cells_are_masked(computed
     assert z.shape == (4, 4)
     assert mask.tolist() == [[j > i for j in range(4)] for i in range(4)]
     assert np.allclose(z.sum(axis=1), 1, atol=1e-3)
-    # In the data table the masked cells read "masked", never as a number.
+    # In the data table the masked cells read as the legend names them, never as a number.
     table = charts.get("heatmap").table(steps[2].step.chart, state.chart, site.config.labels)
     for i, row in enumerate(table["rows"]):
         cells = row[1:]
-        assert [c == "masked" for c in cells] == [j > i for j in range(4)], row
+        assert [c == "masked (future)" for c in cells] == [j > i for j in range(4)], row
         assert all(re.fullmatch(r"\d\.\d+", c) for c, m in zip(cells, mask[i]) if not m)
     # And the figure draws them with the masked fill and a legend, not as zeros of the scale.
     figure = charts.get("heatmap").figure(steps[2].step.chart, state.chart)

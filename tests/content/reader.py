@@ -1,0 +1,174 @@
+"""An explainer page read and driven as a reader would, for the browser tests of
+tests/content/: controls found by role and visible name, readouts, prose and
+data tables read as they are shown, and charts read as Plotly drew them."""
+import json
+import re
+
+
+def open_explainer(watch, out, slug):
+    """Open a built explainer in an offline page (conftest's PageWatch) and wait
+    for its runtime and plotly.js, so that controls answer clicks."""
+    watch.page.goto((out / slug / "index.html").as_uri())
+    watch.page.wait_for_function("window.explainerRuntime && window.Plotly")
+    return watch
+
+
+def readouts(section):
+    """A step's readouts as shown: (labels, values)."""
+    cells = section.locator("dl dt, dl dd").evaluate_all("cs => cs.map(c => [c.tagName, c.innerText])")
+    return [text for tag, text in cells if tag == "DT"], [text for tag, text in cells if tag == "DD"]
+
+
+def normalise(html_text):
+    """HTML as text with its tags and spacing gone, so that the page's prose and
+    the prose rendered in Python compare whatever the markup's whitespace."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html_text).replace("&amp;", "&").split())
+
+
+def button_text(control, index):
+    """What a reader sees for value `index`: the control's `button` around the
+    value's label (or the value itself), as on its button or beside its slider."""
+    shown = control.labels[index] if control.labels else control.values[index]
+    return control.button.replace("{value}", str(shown))
+
+
+def choose(section, control, index):
+    """Set `control` to value number `index` as a reader would, check that the
+    page shows that choice, and return the element that shows it (the toggle,
+    the slider, or the one pressed button). By number, not value, so that buttons
+    that read alike are told apart by their position."""
+    if control.kind == "toggle":
+        toggle = section.get_by_role("button", name=control.label, exact=True)
+        wanted = "true" if control.values[index] else "false"
+        if toggle.get_attribute("aria-pressed") != wanted:
+            toggle.click()
+        assert toggle.get_attribute("aria-pressed") == wanted, (control.label, index)
+        return toggle
+    text = button_text(control, index)
+    if control.kind == "slider":
+        slider = section.get_by_role("slider", name=control.label, exact=True)
+        # A range input's value is the index; fill() fires the input event a pointer drag ends with.
+        slider.fill(str(index))
+        assert slider.input_value() == str(index), (control.label, index)
+        assert slider.get_attribute("aria-valuetext") == text, (control.label, index)
+        assert slider.locator("xpath=following-sibling::output").inner_text() == text, (control.label, index)
+        return slider
+    group = section.get_by_role("group", name=control.label, exact=True)
+    # A button's accessible name is its text, then its detail (the second line), if any.
+    names = [button_text(control, i) + (f" {control.details[i]}" if control.details else "")
+             for i in range(len(control.values))]
+    namesakes = group.get_by_role("button", name=names[index], exact=True)
+    namesakes.nth(names[:index].count(names[index])).click()
+    pressed = group.get_by_role("button", pressed=True)
+    assert pressed.count() == 1, (control.label, index)
+    assert group.get_by_role("button").nth(index).get_attribute("aria-pressed") == "true", (control.label, index)
+    assert " ".join(pressed.inner_text().split()) == names[index], (control.label, index)
+    return pressed
+
+
+
+
+
+
+
+
+def resolve_theme_colours(element, figure_part):
+    """Part of a figure as its JSON carries it, with the theme's colours
+    ("var(--chart-…)") as the page's CSS defines them at `element`: Plotly is given
+    the resolved colours, so that is what the drawn chart holds."""
+    text = json.dumps(figure_part)
+    for name in set(re.findall(r"var\((--[\w-]+)\)", text)):
+        value = element.evaluate("(el, name) => getComputedStyle(el).getPropertyValue(name).trim()", name)
+        assert value, f"the theme does not define {name}"
+        text = text.replace(f"var({name})", value)
+    return json.loads(text)
+
+
+def shown_table(table):
+    """A data table as the browser shows it: its columns, its rows, and the
+    number of the row marked current (aria-current), or -1."""
+    return table.evaluate("""t => ({
+        columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
+        rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
+        current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
+    })""")
+
+
+def expected_table(table):
+    """What shown_table should read for a table computed in Python."""
+    return {"columns": table["columns"], "rows": table["rows"], "current": table.get("highlight", -1)}
+
+
+def count_plotly_calls(page):
+    """Count the page's calls of Plotly.react, .relayout and .newPlot from now on;
+    returns a function that reads the counts."""
+    page.evaluate("""() => {
+        window.__calls = {react: 0, relayout: 0, newPlot: 0};
+        for (const name of Object.keys(window.__calls)) {
+            const real = Plotly[name];
+            Plotly[name] = function () { window.__calls[name]++; return real.apply(this, arguments); };
+        }
+    }""")
+    return lambda: page.evaluate("window.__calls")
+
+
+def chosen(section, control):
+    """The number of the value the page shows as chosen for `control`: the
+    pressed button of its group (exactly one), the slider's position, or the
+    toggle's pressed state."""
+    if control.kind == "toggle":
+        pressed = section.get_by_role("button", name=control.label, exact=True).get_attribute("aria-pressed")
+        return [bool(v) for v in control.values].index(pressed == "true")
+    if control.kind == "slider":
+        return int(section.get_by_role("slider", name=control.label, exact=True).input_value())
+    buttons = section.get_by_role("group", name=control.label, exact=True).get_by_role("button")
+    pressed = buttons.evaluate_all("bs => bs.map(b => b.getAttribute('aria-pressed'))")
+    assert pressed.count("true") == 1, (control.label, pressed)
+    return pressed.index("true")
+
+
+def tour(control):
+    """The value numbers a reader goes through to try every value of `control`
+    once: from the one after its default round to the default, so that each
+    choice changes the state and the tour ends where it began."""
+    count, default = len(control.values), list(control.values).index(control.default)
+    return [(default + step) % count for step in range(1, count + 1)]
+
+
+def every_choice(controls):
+    """The choices (control number, value number) a reader makes to see every value
+    of every control of a step: first each control's tour() from the step's
+    default, the others left at theirs; then, with several controls, the first
+    set to its last value and each of the others through its values in order,
+    left at the last, so that states where several controls are off their
+    default are shown too."""
+    moves = [(number, value) for number, control in enumerate(controls) for value in tour(control)]
+    if len(controls) > 1:
+        moves.append((0, len(controls[0].values) - 1))
+        moves += [(number, value) for number, control in enumerate(controls) if number
+                  for value in range(len(control.values))]
+    return moves
+
+
+def drawn_figure(chart):
+    """What Plotly drew in a chart, in one look: its traces (without the uid Plotly
+    adds to each), the sources of its pictures (layout images) and its shapes."""
+    return chart.evaluate("""el => ({
+        data: el.data.map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
+        images: (el.layout.images || []).map(i => i.source),
+        shapes: el.layout.shapes || [],
+    })""")
+
+
+def wait_until_drawn(section, timeout_ms=10_000):
+    """Wait until the runtime has drawn every chart of the step in `section` in the
+    state it now shows (a chart may finish drawing after the click returns)."""
+    section.evaluate("""(el, timeout) => new Promise((done, fail) => {
+        const step = window.explainerRuntime.steps.find(s => s.section === el);
+        const until = performance.now() + timeout;
+        (function check() {
+            if (!step.charts.length || step.drawn === step.key) done();
+            else if (performance.now() > until) fail(new Error("the step's charts were not drawn in its state"));
+            else requestAnimationFrame(check);
+        })();
+    })""", timeout_ms)
