@@ -1,5 +1,5 @@
-"""Click-to-update latency in headless Chromium, over every button of every
-control of every step. Clicks are dispatched inside the page and timed with
+"""Click-to-update latency in headless Chromium, over every value of every
+control (buttons, toggles, sliders) of every step. Clicks are dispatched inside the page and timed with
 performance.now(), so Playwright's messaging is not counted: the clock runs
 from the click until the runtime has applied the state and the Plotly call it
 made (react, or relayout where only shapes moved) has resolved. A second
@@ -8,8 +8,8 @@ figure adds the wait for the next frame.
 Two baselines are measured on the same charts in the same run: Plotly.react
 with nothing changed (what any update costs inside Plotly) and Plotly.newPlot
 (a full redraw). Main-thread CPU time per click, from Chromium's own counters,
-is less disturbed by a busy machine than wall time: a separate pass clicks every
-button once more and reads the CPU time each click took, up to the next frame."""
+is less disturbed by a busy machine than wall time: a separate pass chooses every
+value once more and reads the CPU time each click took, up to the next frame."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,9 +19,33 @@ from .common import CHROMIUM, CHROMIUM_ARGS, median, percentile
 # The Plotly calls that update a drawn chart: the runtime picks the cheapest that applies.
 UPDATES = "['react', 'relayout', 'restyle', 'update']"
 
+# In the page: what a reader can do with a control, whatever its kind. `count` values;
+# `current()` the one shown; `choose(i)` shows value i as a reader would (a button
+# clicked, the toggle pressed, the slider's thumb moved, which fires "input").
+CONTROL = """
+const controlOf = (group) => {
+  const kind = group.getAttribute("data-kind") || "buttons";
+  if (kind === "slider") {
+    const input = group.querySelector('input[type="range"]');
+    return { count: JSON.parse(input.getAttribute("data-values")).length, current: () => Number(input.value),
+             choose: (i) => { input.value = String(i); input.dispatchEvent(new Event("input", { bubbles: true })); } };
+  }
+  if (kind === "toggle") {
+    const button = group.querySelector("button[data-toggle]");
+    const current = () => (button.getAttribute("aria-pressed") === "true" ? 1 : 0);
+    return { count: 2, current, choose: (i) => { if (current() !== i) button.click(); } };
+  }
+  const buttons = Array.from(group.querySelectorAll("button[data-index]"));
+  return { count: buttons.length,
+           current: () => buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true"),
+           choose: (i) => buttons[i].click() };
+};
+"""
+
 # Runs in the page: wraps Plotly's update calls to catch the promise of the redraw a click starts.
 SWEEP = """
 async (rounds) => {
+""" + CONTROL + """
   const runtime = window.explainerRuntime;
   const real = {};
   let pending = null, reactStart = 0, reactEnd = 0, via = null;
@@ -47,14 +71,14 @@ async (rounds) => {
       if (pending) await pending;
       await frame();
       for (let g = 0; g < step.groups.length; g++) {
-        const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
-        const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
-        for (let k = 1; k <= buttons.length; k++) {
-          const button = buttons[(start + k) % buttons.length];
+        const control = controlOf(step.groups[g]);
+        const start = control.current();
+        for (let k = 1; k <= control.count; k++) {
+          const target = (start + k) % control.count;
           pending = null;
           via = null;
           const t0 = performance.now();
-          button.click();
+          control.choose(target);
           const returned = performance.now();
           if (pending) await pending;
           const t1 = performance.now();
@@ -63,8 +87,8 @@ async (rounds) => {
           await frame();
           const t2 = performance.now();
           if (step.drawn !== step.key) throw new Error("step " + (s + 1) + " did not draw state " + step.key);
-          if (buttons.length > 1 && button.getAttribute("aria-pressed") !== "true") {
-            throw new Error("step " + (s + 1) + ": the clicked button is not pressed");
+          if (control.current() !== target) {
+            throw new Error("step " + (s + 1) + ": control " + (g + 1) + " does not show the value chosen");
           }
           samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0, own,
                          redrew: pending !== null, via });
@@ -107,6 +131,7 @@ async (repeats) => {
 # waits for the redraw and the next frame, so the window holds all of the click's work.
 ONE_CLICK = """
 async ([s, g, k]) => {
+""" + CONTROL + """
   const step = window.explainerRuntime.steps[s];
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   if (step.drawn !== step.key) {
@@ -115,31 +140,32 @@ async ([s, g, k]) => {
     await frame();
     return null;
   }
-  const buttons = Array.from(step.groups[g].querySelectorAll("button[data-index]"));
-  const start = buttons.findIndex((b) => b.getAttribute("aria-pressed") === "true");
+  if (g === null) return null;  // the chart is drawn: nothing to click
+  const control = controlOf(step.groups[g]);
+  const start = control.current();
   const real = {};
   let pending = null;
   for (const name of """ + UPDATES + """) {
     real[name] = Plotly[name];
     Plotly[name] = function () { pending = real[name].apply(this, arguments); return pending; };
   }
-  buttons[(start + k) % buttons.length].click();
+  control.choose((start + k) % control.count);
   if (pending) await pending;
   Object.assign(Plotly, real);
   await frame();
-  return buttons.length;
+  return control.count;
 }
 """
 
 
 def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
     """(step number, main-thread CPU milliseconds) of each click, one sweep over every button."""
-    shape = page.evaluate("window.explainerRuntime.steps.map((s) => s.chart ? s.groups.map((g) => "
-                          "g.querySelectorAll('button[data-index]').length) : [])")
+    shape = page.evaluate("() => {" + CONTROL + " return window.explainerRuntime.steps.map((s) => "
+                          "s.chart ? s.groups.map((g) => controlOf(g).count) : []); }")
     times = []
     for s, groups in enumerate(shape):
         if groups:
-            page.evaluate(ONE_CLICK, [s, 0, 0])  # scrolls the chart into view and waits for it
+            page.evaluate(ONE_CLICK, [s, None, 0])  # scrolls the chart into view and waits for it
         for g, count in enumerate(groups):
             for _ in range(count):
                 before = _thread_time(cdp)
@@ -152,6 +178,7 @@ def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
 # turn; the clock runs from the click until the next frame has been painted.
 BUTTON_SWEEP = """
 async (rounds) => {
+""" + CONTROL + """
   const runtime = window.gameRuntime;
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const samples = [];

@@ -163,7 +163,7 @@ def _bytes(r: dict) -> str:
 
 def _clicks(r: dict) -> str:
     c = r["clicks"]
-    lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every button of every control of "
+    lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every value of every control (buttons, toggles, sliders) of "
              f"every step is clicked in turn, {r['rounds']} rounds, by a script inside the page; the time runs from "
              "the click to the state being applied, including the promise of the Plotly update resolving "
              "(`Plotly.react`, or `Plotly.relayout` when only shapes change). "
@@ -189,7 +189,7 @@ def _clicks(r: dict) -> str:
         lines += ["", f"By step ({slug}), with Plotly's own cost on the same chart as baselines (medians): "
                   "*no-op react* is `Plotly.react` with nothing changed, the least any update costs; "
                   "*newPlot* is a full redraw.", "",
-                  "| Step | Buttons | Median | p95 | Max | CPU median | No-op react | newPlot |",
+                  "| Step | Clicks | Median | p95 | Max | CPU median | No-op react | newPlot |",
                   "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {n} | {s['clicks']} | {s['median_ms']:.1f} ms | {s['p95_ms']:.1f} ms | {s['max_ms']:.1f} ms | "
                   f"{s.get('cpu_median_ms', float('nan')):.1f} ms | {s.get('noop_ms', float('nan')):.1f} ms | "
@@ -239,10 +239,20 @@ def _limits(r: dict) -> str:
                      f"for the page's data, compiled templates and unchanged Markdown are reused. Median "
                      f"{ms(t['median_s'])} against a budget of {ms(BUDGET_REBUILD_S)}.")
     if "bytes" in r and r["bytes"]:
-        sizes = next(iter(r["bytes"].values()))
-        lines.append(f"- **First view.** plotly.js is {100 * sizes['plotly'] / sizes['total']:.0f}% of the "
-                     f"first view; the page's own bytes are {kb(sizes['own'])}, of which the inline data of every "
-                     f"state is {kb(sizes['data'])}.")
+        charted = {slug: s for slug, s in r["bytes"].items() if s["plotly"]}
+        if charted:
+            slug, sizes = next(iter(charted.items()))
+            lines.append(f"- **First view.** plotly.js is {100 * sizes['plotly'] / sizes['total']:.0f}% of the "
+                         f"first view of {slug}; its own bytes are {kb(sizes['own'])}, of which the inline data "
+                         f"of every state is {kb(sizes['data'])}.")
+        for slug, sizes in r["bytes"].items():
+            if sizes["own"] > BUDGET_OWN:
+                lines.append(f"- **Own bytes over budget ({slug}).** {kb(sizes['own'])}, "
+                             f"{kb(sizes['own'] - BUDGET_OWN)} over: the inline data of every state is "
+                             f"{kb(sizes['data'])} and the markup {kb(sizes['html'] - sizes['data'])} (each "
+                             "chart's first state drawn as a still picture, and its data table, are part of it). "
+                             "The data is the distinct numbers of the page's states, each matrix and its "
+                             "picture stored once: what limits it is how many different states the page offers.")
     if "scaling" in r:
         tokens, heads = r["scaling"]["tokens"], r["scaling"]["heads"]
         first, last = tokens[0], tokens[-1]
