@@ -91,16 +91,28 @@ def draw_every_chart(page) -> None:
 
 
 @pytest.fixture(scope="session")
-def mha_states():
-    """The multi-head-attention explainer's states and prose, computed in Python,
-    independent of any page or runtime: (site, step states, step prose)."""
+def site_states():
+    """Every page of the bundled site computed in Python once for the session, as the
+    build does and independent of any page or runtime: (site, states by slug, prose by slug)."""
     from generator.load.content import load_site
     from generator.render.prose import render_prose
     from generator.compute.states import compute_site
 
     site = load_site(CONTENT)
     computed = compute_site(site)
-    return site, computed["multi-head-attention"], render_prose(site, computed)["multi-head-attention"]
+    return site, computed, render_prose(site, computed)
+
+
+def page_states(site_states, slug: str):
+    """One explainer's share of site_states: (site, step states, step prose)."""
+    site, computed, prose = site_states
+    return site, computed[slug], prose[slug]
+
+
+@pytest.fixture(scope="session")
+def mha_states(site_states):
+    """The multi-head-attention explainer's states and prose: (site, step states, step prose)."""
+    return page_states(site_states, "multi-head-attention")
 
 
 @pytest.fixture(scope="session")

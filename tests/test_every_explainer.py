@@ -5,6 +5,9 @@ every page, so that a new explainer is covered as soon as it is published.
 
 What only one page's brief says (its figures, its teaching claims) is tested in
 that page's tests/content/test_<slug>_page.py."""
+import itertools
+import math
+
 import pytest
 
 from generator.load.content import load_site
@@ -18,20 +21,28 @@ EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "ex
 
 
 @pytest.fixture(scope="session")
-def expected():
-    """Every page's states and prose, computed in Python once for the session,
-    independent of any page or runtime: (site, states by slug, prose by slug)."""
-    from generator.compute.states import compute_site
-    from generator.render.prose import render_prose
-
-    site = load_site(CONTENT)
-    computed = compute_site(site)
-    return site, computed, render_prose(site, computed)
+def expected(site_states):
+    """Every page's states and prose, computed in Python independent of any page or
+    runtime: (site, states by slug, prose by slug)."""
+    return site_states
 
 
 def test_the_bundled_site_has_explainers():
     """The tests below are parametrised over the explainers found: none found would pass them all."""
     assert EXPLAINERS
+
+
+@pytest.mark.parametrize("slug", EXPLAINERS)
+def test_every_combination_of_control_values_has_a_state_and_its_prose(slug, expected):
+    """The product of every step's controls is computed, nothing more: a reader can
+    reach any combination, and the page holds no state that cannot be reached."""
+    _, computed, prose = expected
+    for states, texts in zip(computed[slug], prose[slug]):
+        controls = states.step.controls
+        every = {".".join(map(str, combo)) for combo in itertools.product(*(range(len(c.values)) for c in controls))}
+        assert {s.key for s in states.states} == every, states.step.title
+        assert set(texts.states) == every, states.step.title
+        assert len(every) == math.prod(len(c.values) for c in controls), states.step.title
 
 
 @pytest.mark.parametrize("slug", EXPLAINERS)

@@ -323,14 +323,14 @@ class _Copy(_Walk):
         seen yet) follow the page's own: absolute under base_url, or dropped."""
         for match in _DATA_LINK.finditer(data):
             value = match.group(1)
-            if not value or value.startswith("#") or _is_absolute(value):
+            if _stays(value):
                 continue
             path = _build_path(self._page, value)
             if path is None or path in self._files and not path.endswith(".html") or \
                     posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
                 continue  # a file, not a page: left as it is
-            new = f'href=\\"{urljoin(self._base_url + self._page, value)}\\"' if self._base_url else ""
-            self._edits.append((at + match.start(), at + match.end(), new))
+            address = self._page_address(value)
+            self._edits.append((at + match.start(), at + match.end(), f'href=\\"{address}\\"' if address else ""))
 
     def _on_end(self, tag):
         if tag == "script":
@@ -402,16 +402,19 @@ class _Copy(_Walk):
         """The new value of an href or src: a data: URI for a file of the build, an
         address under base_url for a page of the site, "" to drop it, None to keep it."""
         value = (attribute.value or "").strip()  # browsers ignore the spaces around an address
-        if not value or value.startswith("#") or _is_absolute(value):
+        if _stays(value):
             return None
         path = _build_path(self._page, value)
         if path in self._files and not path.endswith(".html"):
             return data_uri(path, _read(self._files[path]))
         if path is not None and path not in self._files and posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
             raise self._missing(text, path, at)
-        if self._base_url:
-            return urljoin(self._base_url + self._page, attribute.raw.strip()).replace('"', "&quot;")
-        return ""
+        return self._page_address(attribute.raw.strip()).replace('"', "&quot;")
+
+    def _page_address(self, reference: str) -> str:
+        """Where a link to a page of the site goes from a copy: its address under
+        base_url, or "" (no link) when the site has none."""
+        return urljoin(self._base_url + self._page, reference) if self._base_url else ""
 
     def _file(self, reference: str, text: str, at: int) -> str | None:
         """The file of the build a script or stylesheet names; None for one on another site."""
@@ -446,6 +449,11 @@ def _build_path(page: str, reference: str) -> str | None:
     if not path:
         return None
     return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+
+
+def _stays(reference: str) -> bool:
+    """A reference a copy keeps as it is: none, within the page, or to another site."""
+    return not reference or reference.startswith("#") or _is_absolute(reference)
 
 
 def _is_absolute(reference: str) -> bool:

@@ -10,10 +10,7 @@ import pytest
 
 from .test_bert_masked_language_modeling_figures import SLUG, computed  # noqa: F401  (the fixture)
 from .test_bert_masked_language_modeling_model import model  # noqa: F401  (the toy, from content/)
-
-
-def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+from .reader import normalise as _text  # the text a reader sees of some HTML
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 computed data, in the readouts and in the rendered prose; every combination of
 control values present; and the masked cells of the causal matrix masked in
 the chart data and in its data table."""
-import itertools
-import math
 import re
 
 import numpy as np
@@ -11,23 +9,17 @@ import pytest
 
 from generator.render import charts
 
+from ..conftest import page_states
+
 SLUG = "cross-attention"
 TITLES = ["Looking Across", "Where Q, K and V Come From", "Two Kinds of Attention in the Decoder", "Alignment",
           "Beyond Translation"]
 
 
-@pytest.fixture(scope="module")
-def computed():
+@pytest.fixture(scope="session")
+def computed(site_states):
     """The explainer's states and prose, computed in Python: (site, step states, step prose)."""
-    from generator.compute.states import compute_site
-    from generator.load.content import load_site
-    from generator.render.prose import render_prose
-
-    from ..conftest import CONTENT
-
-    site = load_site(CONTENT)
-    states = compute_site(site)
-    return site, states[SLUG], render_prose(site, states)[SLUG]
+    return page_states(site_states, SLUG)
 
 
 def _text(html):
@@ -54,17 +46,6 @@ def state_for(computed, number, **choice):
 def test_five_steps_with_the_brief_titles(computed):
     _, steps, _ = computed
     assert [s.step.title for s in steps] == TITLES
-
-
-def test_every_combination_is_present(computed):
-    _, steps, prose = computed
-    for states, texts in zip(steps, prose):
-        controls = states.step.controls
-        expected = {".".join(map(str, combo)) for combo in
-                    itertools.product(*(range(len(c.values)) for c in controls))}
-        assert {s.key for s in states.states} == expected
-        assert set(texts.states) == expected
-        assert len(expected) == math.prod(len(c.values) for c in controls)
 
 
 def test_readout_labels_are_the_briefs(computed):

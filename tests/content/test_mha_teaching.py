@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from .test_mha_model import model  # noqa: F401  (the toy model, imported from content/)
+from .reader import normalise as _text  # the text a reader sees of some HTML
 
 LAYER = 4  # the four-head layer of steps 4 to 6
 
@@ -20,10 +21,6 @@ def page(mha_states):
     site, steps, prose = mha_states
     explainer = next(e for e in site.pages if e.slug == "multi-head-attention")
     return explainer, steps, prose
-
-
-def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
 
 
 def _states(page, number):

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from ..conftest import CONTENT
+from ..conftest import CONTENT, page_states
 
 SLUG = "positional-encoding"
 
@@ -25,16 +25,10 @@ def model():
 
 
 @pytest.fixture(scope="session")
-def pe_states():
-    """(site, step states, step prose) of this explainer alone."""
-    from generator.compute.states import compute_site
-    from generator.load.content import load_site
-    from generator.render.prose import render_prose
-
-    site = load_site(CONTENT)
-    only = dataclasses.replace(site, pages=[p for p in site.pages if p.slug == SLUG])
-    computed = compute_site(only)
-    return only, computed[SLUG], render_prose(only, computed)[SLUG]
+def pe_states(site_states):
+    """(site, step states, step prose) of this explainer alone: the site holds this page only."""
+    site, steps, prose = page_states(site_states, SLUG)
+    return dataclasses.replace(site, pages=[p for p in site.pages if p.slug == SLUG]), steps, prose
 
 
 def test_frequencies_and_wavelengths(model):

@@ -12,10 +12,7 @@ import numpy as np
 import pytest
 
 from .test_positional_encoding_model import model, pe_states  # noqa: F401  (shared fixtures)
-
-
-def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+from .reader import normalise as _text  # the text a reader sees of some HTML
 
 
 def _states(pe_states, number):  # noqa: F811

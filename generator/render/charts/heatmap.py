@@ -22,7 +22,7 @@ import functools
 
 from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
     base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
-    labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
+    labels_problem, matrix_problem, minus, number_cell, number_cells, outward, picture, rounded, scale_colour, span_of, \
     table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
 from ...compute.formats import is_shared
 
@@ -184,8 +184,8 @@ def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -
     elif any(v is not None and v < 0 for row in values for v in row):
         # Plotly's number formats write a hyphen and take no minus sign from any
         # locale, so a signed matrix's hover label reads its value as the table does.
-        spec["text"] = [number_cells(row) if None not in row else [number_cells([v])[0] if v is not None else ""
-                                                                   for v in row] for row in values]
+        spec["text"] = [number_cells(row) if None not in row else  # a masked cell (a gap) has no text
+                        [number_cell(v) if v is not None else "" for v in row] for row in values]
         spec["hovertemplate"] = "%{customdata}: %{text}<extra></extra>"
     return spec
 
