@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from generator.render import charts
 from generator.render.charts.common import CATEGORICAL, ink_on
 from generator.kinds.explainer.content import Chart
@@ -235,7 +237,34 @@ def test_bars_take_negative_values_on_a_range_fixed_over_every_state():
     assert low < -0.99 and high > 0.9
     figures = [kind.figure(c, data) for data in states]
     assert figures[0]["layout"]["yaxis"]["range"] == figures[1]["layout"]["yaxis"]["range"] == [low, high]
-    assert figures[0]["data"][0]["y"] == [-0.99, 0.5], "the negative bar is drawn"
+    bars = [shape for shape in figures[0]["layout"]["shapes"] if shape["layer"] == "between"]
+    assert [(bar["y0"], bar["y1"]) for bar in bars] == [(0, -0.99), (0, 0.5)], "the negative bar is drawn"
+
+
+def test_bars_of_one_series_are_shapes_so_a_change_of_heights_is_a_relayout():
+    """The runtime redraws a chart by Plotly.relayout when only its shapes differ
+    between two states: bars of one series are shapes over a trace that stays."""
+    kind = charts.get("bar")
+    states = [{"x": ["a", "b", "c"], "y": [0.1, 0.5, 0.4]}, {"x": ["a", "b", "c"], "y": [0.3, 0.2, 0.5]}]
+    c = charts.resolved(chart(kind="bar"), states)
+    one, two = (kind.figure(c, data) for data in states)
+    assert one["data"] == two["data"] and one["layout"].keys() == two["layout"].keys()
+    assert {k: v for k, v in one["layout"].items() if k != "shapes"} == \
+        {k: v for k, v in two["layout"].items() if k != "shapes"}
+    assert [s["y1"] for s in two["layout"]["shapes"]] == [0.3, 0.2, 0.5]
+    assert [(s["x0"], s["x1"]) for s in two["layout"]["shapes"]] == [(-0.4, 0.4), (0.6, 1.4), (1.6, 2.4)]
+    horizontal = kind.figure(charts.resolved(chart(kind="bar", horizontal=True), states), states[0])
+    assert [(s["x0"], s["x1"], s["y0"]) for s in horizontal["layout"]["shapes"]][1] == (0, 0.5, 0.6)
+
+
+@pytest.mark.parametrize("extra", [{"text": ["1", "2", "3"]}, {"faded": [False, True, False]},
+                                   {"series": ["one"], "y": [[0.1, 0.5, 0.4]]}])
+def test_bars_with_labels_fades_or_series_stay_a_bar_trace(extra):
+    """Written labels, hatched (faded) bars and a legend of series need a bar trace."""
+    data = {"x": ["a", "b", "c"], "y": [0.1, 0.5, 0.4], **extra}
+    figure = charts.get("bar").figure(charts.resolved(chart(kind="bar"), [data]), data)
+    assert figure["data"][0]["type"] == "bar"
+    assert not any(shape.get("layer") == "between" for shape in figure["layout"]["shapes"])
 
 
 def test_the_existing_bars_keep_their_range():

@@ -36,7 +36,8 @@ def poster(figure: dict) -> str:
     if not plots:
         return ""
     body = "".join(plot.draw() for plot in plots.values())
-    body += "".join(_shape(shape, plots) for shape in layout.get("shapes", []) if shape.get("layer") != "below")
+    body += "".join(_shape(shape, plots) for shape in layout.get("shapes", [])
+                    if shape.get("layer") not in _IN_PLOT)
     body += "".join(_annotation(note, plots) for note in layout.get("annotations", []))
     inner = height - margin["t"] - margin["b"]
     ratio = _square_ratio(plots)
@@ -115,7 +116,8 @@ class _Plot:
     def __init__(self, x: _Axis, y: _Axis):
         self.x, self.y, self.traces = x, y, []
         self.images: list[dict] = []
-        self.below: list[dict] = []
+        self.below: list[dict] = []    # shapes under the grid
+        self.between: list[dict] = []  # shapes over the grid, under the traces (bars drawn as shapes)
         self.barmode = "group"
 
     def box(self) -> tuple[float, float, float, float]:
@@ -134,6 +136,7 @@ class _Plot:
         parts = [_image(image, self) for image in self.images]
         parts += [_shape(shape, {"": self}, self) for shape in self.below]
         parts += [_grid(self)]
+        parts += [_shape(shape, {"": self}, self) for shape in self.between]
         for trace in self.traces:
             parts.append(_TRACES.get(trace.get("type", "scatter"), _nothing)(trace, self))
         parts.append(_ticks(self))
@@ -161,9 +164,13 @@ def _plots(figure: dict) -> dict[str, _Plot]:
             plots[name].images.append(image)
     for shape in layout.get("shapes", []):
         name = f"{shape.get('xref', 'x')}{shape.get('yref', 'y')}"
-        if shape.get("layer") == "below" and name in plots:
-            plots[name].below.append(shape)
+        if shape.get("layer") in _IN_PLOT and name in plots:
+            getattr(plots[name], shape["layer"]).append(shape)
     return plots
+
+
+# Shape layers drawn with their plot, under its traces; the rest go over every plot.
+_IN_PLOT = ("below", "between")
 
 
 def _axis_name(ref: str) -> str:
