@@ -166,7 +166,7 @@ def _clicks(r: dict) -> str:
     lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every value of every control (buttons, toggles, sliders) of "
              f"every step is clicked in turn, {r['rounds']} rounds, by a script inside the page; the time runs from "
              "the click to the state being applied, including the promise of the Plotly update resolving "
-             "(`Plotly.react`, or `Plotly.relayout` when only shapes change). "
+             "(`Plotly.react`, or `Plotly.relayout` when only the layout changes). "
              "\"Next frame\" adds the wait for the following animation frame.", "",
              "| Explainer | Clicks | Median | p95 | Max | First round median | Next frame median | Next frame p95 "
              "| CPU median | CPU p95 |",
@@ -280,10 +280,11 @@ def _limits(r: dict) -> str:
         redrew = sum(via.values())
         lines.append(f"- **Click-to-update ({slug}).** Of the {redrew} clicks that redrew a chart, "
                      f"{via.get('relayout', 0)} went through `Plotly.relayout`: what changed was layout shapes "
-                     "(a highlighted row, the blocks of a split, the chosen matrix of a grid) and pictures (a "
-                     "matrix or a vector drawn as one layout image), which Plotly redraws by themselves. "
-                     f"{via.get('react', 0)} went through `Plotly.react`, which redraws the whole figure when a "
-                     "trace changes, close to the cost of a newPlot (the table's baseline). Plotly's fixed cost "
+                     "(bars, lines, a highlighted row, a diagram's boxes, the blocks of a split), pictures (a "
+                     "matrix or a vector drawn as one layout image) or a tick's text, which Plotly redraws by "
+                     f"themselves. {via.get('react', 0)} went through `Plotly.react`, which redraws the whole "
+                     "figure when a trace or an annotation changes (a large matrix, a diagram whose labels "
+                     "change), close to the cost of a newPlot (the table's baseline). Plotly's fixed cost "
                      "of any react is the *no-op react* column. The runtime's own work (looking up the state, "
                      "replacing the prose and readouts) takes "
                      f"{page.get('own_median_ms', float('nan')):.1f} ms at the median."
@@ -346,13 +347,18 @@ HOW = """\
   step's embed takes its part of the page's pool instead of interning its step again.
 - **Lazy charts.** A chart is drawn when it comes within 200 px of the viewport (IntersectionObserver), so the
   first view draws only what is on screen (a browser test checks it).
-- **Minimal redraws.** Selections are layout shapes: a highlighted row, a selected bar, the blocks of a split
-  (labelled shapes over an empty trace) and the titles of a grid's matrices. Values that change with the
-  controls are pictures where they can be: a matrix of up to 400 cells is one SVG of its shaded cells and
-  printed values, and a heat strip one SVG of its cells, each a layout image, with the strip's colour bar on
-  a trace that stays the same when the step gives one colour range for all its states. When only shapes and
-  pictures differ between two states, the runtime calls `Plotly.relayout` with just those, which redraws
-  them alone (browser tests check that Plotly's computed figure is kept); otherwise `Plotly.react` gets the very same array objects for
+- **Minimal redraws.** A changed trace costs Plotly about a newPlot, whatever changed in it, so the marks
+  that change with the controls are layout shapes and pictures, over traces that stay the same: bars (and
+  their written values, as shape labels) and lines are shapes, several series with a legend of traces that
+  hold no values and their patterns one picture over the bars; a diagram's boxes are shapes and its labels
+  annotations that keep their text and colour; selections are shapes (a highlighted row, a selected bar,
+  the blocks of a split, the titles of a grid's matrices); a matrix of up to 400 cells is one SVG of its
+  shaded cells and printed values, and a heat strip one SVG of its cells, each a layout image, with the
+  strip's colour bar on a trace that stays the same when the step gives one colour range for all its
+  states. When only the layout differs between two states, the runtime calls `Plotly.relayout` with just
+  the attributes that changed (`shapes`, `images`, `xaxis.ticktext`…), which redraws those parts alone
+  (browser tests check that Plotly's computed figure is kept). Bars and lines drawn this way have no hover
+  labels (their values are in the table), as matrix pictures have none. Otherwise `Plotly.react` gets the very same array objects for
   data that did not change (a browser test checks it), heatmap axes have fixed ranges, and colour-bar charts
   start with room for the bar, so no second layout pass runs. Plotly's config goes with the first draw only
   (with a config, every react measures the chart again), theme colours are read once per colour scheme, prose
@@ -360,7 +366,7 @@ HOW = """\
   rather than on every click. The chart is drawn before the prose and buttons change, so Plotly's text
   measurements do not force the browser to lay out the page in the middle of the update.
 - **A partial Plotly bundle.** The build ships the official cartesian bundle (pinned in package.json, installed
-  by `npm ci`), which holds the heatmap and bar traces every chart kind uses, and falls back to the plotly
+  by `npm ci`), which holds the heatmap, scatter and bar traces every chart kind uses, and falls back to the plotly
   package's full bundle when node_modules/ is missing; a browser test draws every chart kind with it.
 
 Reproduce with `make bench` (or `.venv/bin/python -m bench --help` for fewer runs or single sections)."""

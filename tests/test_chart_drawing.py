@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .conftest import CONTENT
+from .conftest import CONTENT, FIXTURES
 
 SLUG = "multi-head-attention"
 
@@ -46,8 +46,9 @@ def wait_drawn(page, index):
                            arg=index)
 
 
-# A bar chart whose heights change with the control while its labels do not.
-CHANGING_BARS = """
+# A matrix too large to be a picture (a heatmap trace) whose values change with the
+# control while its labels do not.
+CHANGING_MATRIX = """
 import numpy as np
 
 FLIPS = [1, 2, 3]
@@ -55,8 +56,9 @@ FLIPS = [1, 2, 3]
 
 def runs(flips):
     p = 0.5 ** np.arange(1, 4) * flips / 3
+    z = (np.arange(441).reshape(21, 21) % 7 / 7 * flips / 3).tolist()
     return {"values": {"flips": flips, "probability": float(p[flips - 1]), "outcomes": 2 ** flips},
-            "chart": {"x": ["one", "two", "three"], "y": p.tolist(), "highlight": flips - 1}}
+            "chart": {"x": [f"k{i}" for i in range(21)], "y": [f"q{i}" for i in range(21)], "z": z}}
 """
 
 
@@ -65,7 +67,9 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, of
 
     from .conftest import THEMES
 
-    content = tmp_site({"coin-flips/model.py": CHANGING_BARS})
+    step = (FIXTURES / "tiny" / "content" / "coin-flips" / "steps" / "01-runs.md").read_text()
+    content = tmp_site({"coin-flips/model.py": CHANGING_MATRIX,
+                        "coin-flips/steps/01-runs.md": step.replace('kind = "bar"', 'kind = "heatmap"')})
     build(content, tmp_path / "out", THEMES)
     page = offline_page.page
     page.goto((tmp_path / "out" / "coin-flips" / "index.html").as_uri())
@@ -84,10 +88,11 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, of
         flips.get_by_role("button", name=name, exact=True).click()
     same = page.evaluate("""() => {
         const [a, b] = window.__figures;
-        return {count: window.__figures.length, y: a.data[0].y === b.data[0].y, x: a.data[0].x === b.data[0].x};
+        return {count: window.__figures.length, z: a.data[0].z === b.data[0].z, x: a.data[0].x === b.data[0].x,
+                names: a.data[0].customdata === b.data[0].customdata};
     }""")
-    # Other heights: only they differ, and the labels are the very same object in both calls.
-    assert same == {"count": 2, "y": False, "x": True}
+    # Other values: only they differ, and the labels are the very same objects in both calls.
+    assert same == {"count": 2, "z": False, "x": True, "names": True}
 
 
 def test_another_matrix_redraws_only_its_picture(page):

@@ -179,9 +179,9 @@ def test_faded_bars_are_greyed_and_the_table_says_removed(fixture_steps):
     step = step_named(steps, "top_k")
     state = step.by_key("0")  # top-k 1: five tokens cut
     figure, table = step.figures[0][state.key], step.tables(site.config.labels)[0][state.key]
-    marker = figure["data"][0]["marker"]
-    assert [c != marker["color"][0] for c in marker["color"]] == state.chart["faded"]
-    assert [shape == "/" for shape in marker["pattern"]["shape"]] == state.chart["faded"]
+    bars = [s for s in figure["layout"]["shapes"] if s["layer"] == "between"]
+    assert [bar["fillcolor"] == "var(--chart-grid)" for bar in bars] == state.chart["faded"]
+    assert [bar["line"].get("dash") == "dot" for bar in bars] == state.chart["faded"], "told apart without colour"
     assert [row[-1] == "removed" for row in table["rows"]] == state.chart["faded"]
 
 
@@ -194,10 +194,11 @@ def test_the_diagram_lists_its_boxes_and_the_highlighted_path(fixture_steps):
     assert [row[0] for row in table["rows"][:-1]] == boxes
     assert table["rows"][-1] == ["Highlighted path", "Encoder → Cross-attention → Linear + softmax", ""]
     assert table["rows"][4][1] == "highlighted (2 / 3)" and table["rows"][1][2] == "Cross-attention"
-    shapes = step.figures[0][state.key]["layout"]["shapes"]
-    labels = [s["label"]["text"].replace("<br>", " ").replace("- ", "-") for s in shapes if "label" in s]
-    assert labels == boxes
-    assert step.figures[0]["0"]["data"] == step.figures[0]["2"]["data"], "another path changes shapes only"
+    notes = step.figures[0][state.key]["layout"]["annotations"]
+    assert [note["text"].replace("<br>", " ").replace("- ", "-") for note in notes] == boxes
+    one, other = step.figures[0]["0"], step.figures[0]["2"]
+    assert one["data"] == other["data"] and one["layout"]["annotations"] == other["layout"]["annotations"], \
+        "another path changes shapes only: the labels keep their text and colour"
 
 
 # --- Errors and warnings ---------------------------------------------------------------------

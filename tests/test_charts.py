@@ -257,14 +257,45 @@ def test_bars_of_one_series_are_shapes_so_a_change_of_heights_is_a_relayout():
     assert [(s["x0"], s["x1"], s["y0"]) for s in horizontal["layout"]["shapes"]][1] == (0, 0.5, 0.6)
 
 
-@pytest.mark.parametrize("extra", [{"text": ["1", "2", "3"]}, {"faded": [False, True, False]},
-                                   {"series": ["one"], "y": [[0.1, 0.5, 0.4]]}])
-def test_bars_with_labels_fades_or_series_stay_a_bar_trace(extra):
-    """Written labels, hatched (faded) bars and a legend of series need a bar trace."""
-    data = {"x": ["a", "b", "c"], "y": [0.1, 0.5, 0.4], **extra}
+def test_written_labels_and_faded_bars_of_one_series_are_on_the_shapes():
+    data = {"x": ["a", "b", "c"], "y": [0.1, -0.5, 0.4], "text": ["10%", "\u221250%", "40%"],
+            "faded": [False, True, False]}
     figure = charts.get("bar").figure(charts.resolved(chart(kind="bar"), [data]), data)
-    assert figure["data"][0]["type"] == "bar"
-    assert not any(shape.get("layer") == "between" for shape in figure["layout"]["shapes"])
+    shapes = figure["layout"]["shapes"]
+    bars = [shape for shape in shapes if shape["layer"] == "between"]
+    labels = [shape["label"] for shape in shapes if "label" in shape]
+    assert [label["text"] for label in labels] == data["text"]
+    assert [label["textposition"] for label in labels] == ["top center", "bottom center", "top center"], \
+        "a label beyond its bar's end: below a negative one"
+    assert bars[1]["line"]["dash"] == "dot" and bars[1]["fillcolor"] == "var(--chart-grid)", "a faded bar"
+    sideways = charts.get("bar").figure(charts.resolved(chart(kind="bar", horizontal=True), [data]), data)
+    carriers = [(s["x0"], s["x1"], s["label"]["textposition"]) for s in sideways["layout"]["shapes"] if "label" in s]
+    high = sideways["layout"]["xaxis"]["range"][1]
+    assert carriers[:2] == [(0.1, high, "middle left"), (sideways["layout"]["xaxis"]["range"][0], -0.5,
+                                                         "middle right")], "from the bar's end to the axis's"
+    assert [s for s in figure["layout"]["shapes"] if s["layer"] == "below"], "over a grey band"
+
+
+def test_bars_of_several_series_are_shapes_with_a_legend_and_hatches_that_stay():
+    """Several series are shapes too, side by side or stacked; the legend's entries are
+    traces with no values, and the patterns that tell the series apart beyond colour are
+    one picture over the bars: a change of heights is still only a relayout."""
+    kind = charts.get("bar")
+    states = [{"x": ["a", "b"], "y": [[0.1, 0.5], [0.2, -0.1]], "series": ["one", "two"]},
+              {"x": ["a", "b"], "y": [[0.3, 0.2], [0.1, 0.4]], "series": ["one", "two"]}]
+    grouped = charts.resolved(chart(kind="bar"), states)
+    one, two = (kind.figure(grouped, data) for data in states)
+    assert one["data"] == two["data"] and [(t["type"], t["name"], t["y"]) for t in one["data"]] == \
+        [("bar", "one", [None]), ("bar", "two", [None])]
+    assert one["data"][1]["marker"]["pattern"]["shape"] == "/"
+    bars = [(s["x0"], s["x1"], s["y0"], s["y1"]) for s in one["layout"]["shapes"] if s["layer"] == "between"]
+    assert bars == [(-0.4, 0.0, 0, 0.1), (0.6, 1.0, 0, 0.5), (0.0, 0.4, 0, 0.2), (1.0, 1.4, 0, -0.1)]
+    [hatches] = one["layout"]["images"]
+    assert hatches["layer"] == "above" and hatches["source"].count("%3Crect") == 2, "the second series' two bars"
+    stacked = kind.figure(charts.resolved(chart(kind="bar", stacked=True), states), states[0])
+    bars = [(s["x0"], s["y0"], s["y1"]) for s in stacked["layout"]["shapes"] if s["layer"] == "between"]
+    assert bars == [(-0.4, 0, 0.1), (0.6, 0, 0.5), (-0.4, 0.1, 0.3), (0.6, 0, -0.1)], \
+        "positive values stack up, negative ones down from zero"
 
 
 def test_the_existing_bars_keep_their_range():
@@ -399,7 +430,7 @@ def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
     tokens = ["Token", "[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]", "then", "it", "fell", "[SEP]"]
     data = {"boxes": tokens + ["Segment A"], "at": [[i, 0] for i in range(len(tokens))] + [[0, 1, 13]]}
     figure = charts.get("diagram").figure(chart(kind="diagram", height=260), data)
-    labels = {s["label"]["text"]: s["label"] for s in figure["layout"]["shapes"] if "label" in s}
+    labels = {note["text"]: note for note in figure["layout"]["annotations"]}
     assert labels["[CLS]"].get("textangle") == -90 and labels["Token"].get("textangle") == -90
     assert labels["it"].get("textangle") == -90, "a row of boxes of one size reads one way"
     assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"

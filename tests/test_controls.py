@@ -18,6 +18,7 @@ from generator.load.content import load_site
 from generator.render.prose import render_prose
 
 from .conftest import FIXTURES, THEMES
+from .content.reader import drawn_values
 
 CONTENT = FIXTURES / "controls" / "content"
 SLUG = "masks"
@@ -169,13 +170,13 @@ def test_a_step_shows_each_of_its_charts_with_title_caption_and_table(page, site
     assert captions == prose[2].summaries[state.key] and captions != prose[2].summaries[default.key]
     assert f"{MINUS}1.00" in tables.nth(0).inner_text()
     drawn = page.evaluate("""() => Array.from(document.querySelectorAll('#step-3 [data-chart]'))
-        .map(c => c.data && c.data[0] && ((c.data[0].y || []).length || (c.layout.images || []).length))""")
+        .map(c => c.data && ((c.layout.shapes || []).length || (c.layout.images || []).length))""")
     assert all(drawn), drawn
     # Every chart of the step shows the new state.
     assert page.evaluate("explainerRuntime.steps[2].drawn") == state.key
-    assert page.evaluate("""() => Array.from(document.querySelectorAll('#step-3 [data-chart]'))
-        .map(c => c.data[0].y ? c.data[0].y[0] : null)""")[:2] == [
-        pytest.approx(state.charts[0]["y"][0], abs=1e-4), pytest.approx(state.charts[1]["y"][0], abs=1e-4)]
+    first, second = (drawn_values(charts.nth(i))[0][0] for i in (0, 1))
+    assert [first, second] == [pytest.approx(state.charts[0]["y"][0], abs=1e-4),
+                               pytest.approx(state.charts[1]["y"][0], abs=1e-4)]
 
 
 def test_several_charts_sit_side_by_side_on_a_wide_screen_and_stack_on_a_phone(site, browser):
@@ -234,8 +235,7 @@ def test_each_chart_alone_has_an_embed_with_the_steps_controls(site, page):
     assert alone.locator(".chart-title").all_inner_texts() == ["Weights"]
     state = state_of(steps, 3, scale=0.5)
     assert alone.locator("figcaption").all_inner_texts() == [prose[2].summaries[state.key][1]]
-    assert alone.evaluate("document.querySelector('[data-chart]').data[0].y[0]") == \
-        pytest.approx(state.charts[1]["y"][0], abs=1e-4)
+    assert drawn_values(alone.locator("[data-chart]"))[0][0] == pytest.approx(state.charts[1]["y"][0], abs=1e-4)
     data = alone.evaluate("JSON.parse(document.getElementById('explainer-data').textContent)")
     assert len(data["steps"]) == 1 and all(len(s["charts"]) == 1 for s in data["steps"][0]["states"].values())
     alone.close()

@@ -15,15 +15,30 @@ def _figure(data, **layout):
     return {"data": data, "layout": {"height": 300, "margin": {"l": 50, "r": 10, "t": 10, "b": 40}, **layout}}
 
 
+def _bars(stacked=False, **data):
+    from generator.render import charts
+
+    from .test_charts import chart
+
+    c = charts.resolved(chart(kind="bar", y_range=[0, 1], stacked=stacked), [data])
+    return charts.get("bar").figure(c, data)
+
+
 def test_bars_are_drawn_to_their_values_with_their_labels():
-    figure = _figure([{"type": "bar", "x": ["a", "b"], "y": [0.5, 1.0], "text": ["50%", "100%"],
-                       "marker": {"color": "var(--chart-bar)"}}],
-                     xaxis={"type": "category"}, yaxis={"range": [0, 1]})
-    html = poster(figure)
+    html = poster(_bars(x=["a", "b"], y=[0.5, 1.0], text=["50%", "100%"]))
     heights = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)%"', html)]
     assert heights == [50.0, 100.0]
     assert ">50%<" in html and ">100%<" in html and ">a<" in html and ">b<" in html
     assert "fill:var(--chart-bar)" in html  # theme colours stay CSS variables
+
+
+def test_stacked_bars_stand_on_each_other_under_their_hatches():
+    html = poster(_bars(stacked=True, x=["a"], y=[[0.25], [0.5]], series=["one", "two"]))
+    bars = [(float(y), float(h)) for y, h in re.findall(r'<rect x="[\d.]+%" y="([\d.]+)%" width="[\d.]+%" '
+                                                       r'height="([\d.]+)%"', html)]
+    assert bars == [(75.0, 25.0), (25.0, 50.0)], "the second series from 0.25 to 0.75"
+    # The second series' hatch is a picture over the bars, after them in the drawing.
+    assert html.index("<image") > html.rindex("<rect")
 
 
 def test_heatmap_cells_print_their_values_and_cells_past_the_axes_are_left_out():

@@ -13,6 +13,7 @@ from generator.errors import GeneratorError
 from generator.dev.scaffold import scaffold
 
 from .conftest import ROOT, THEMES
+from .content.reader import drawn_values
 
 
 def cli(*args):
@@ -118,7 +119,7 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
         prose = section.locator("[data-prose]").inner_text()
         assert f"At temperature {value}" in prose
         assert re.search(rf"{re.escape(state.values['top_word'])}\s+a probability of {state.readouts[0]}", prose)
-        drawn = chart.evaluate("el => el.data[0].y")
+        [drawn] = drawn_values(chart)
         assert drawn == pytest.approx(state.chart["y"], abs=1e-4)
         seen.add((tuple(section.locator("dl dd").all_inner_texts()), prose, tuple(drawn)))
     assert len(seen) == len(control.values)  # every click changed readout, prose and chart
@@ -134,8 +135,7 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
         assert toggle.get_attribute("aria-pressed") == ("true" if pressed else "false")
         state = next(s for s in spread.states if s.choice == {"temperature": 1.0, "top_two": pressed})
         assert section.locator("dl dd").all_inner_texts() == state.readouts
-        drawn = chart.evaluate("el => el.data.map(trace => trace.y)")
-        assert [pytest.approx(line, abs=1e-4) for line in state.chart["y"]] == drawn
+        assert [pytest.approx(line, abs=1e-4) for line in state.chart["y"]] == drawn_values(chart)
     section.get_by_role("group", name="Temperature", exact=True).get_by_role("button", name="T = 2.0").click()
     rule = chart.evaluate("el => el.layout.shapes.map(shape => shape.x0)")
     assert 2.0 in rule

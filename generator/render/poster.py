@@ -5,8 +5,9 @@ draws the chart in its place.
 
 It is drawn from the same Plotly figure the runtime draws, reading only the
 parts the chart kinds use: axes (ranges, category or numeric, tick labels,
-titles, domains of small multiples), layout images and shapes (with labels), and
-bar, heatmap and scatter traces. Anything else is left out, never guessed. The
+titles, domains of small multiples), layout images and shapes (with labels; bars
+and lines are shapes), annotations, and heatmap and scatter traces. Anything else
+is left out, never guessed. The
 width is unknown at build time, so positions are percentages of the plot area
 and text keeps its size. Theme colours stay CSS variables, so the drawing follows
 light, dark and print like the chart.
@@ -118,7 +119,6 @@ class _Plot:
         self.images: list[dict] = []
         self.below: list[dict] = []    # shapes under the grid
         self.between: list[dict] = []  # shapes over the grid, under the traces (bars drawn as shapes)
-        self.barmode = "group"
 
     def box(self) -> tuple[float, float, float, float]:
         """Left, top, width, height in percent of the plot area."""
@@ -133,12 +133,14 @@ class _Plot:
 
     def draw(self) -> str:
         left, top, width, height = self.box()
-        parts = [_image(image, self) for image in self.images]
+        parts = [_image(image, self) for image in self.images if image.get("layer") != "above"]
         parts += [_shape(shape, {"": self}, self) for shape in self.below]
         parts += [_grid(self)]
         parts += [_shape(shape, {"": self}, self) for shape in self.between]
         for trace in self.traces:
             parts.append(_TRACES.get(trace.get("type", "scatter"), _nothing)(trace, self))
+        # Pictures over the data (the hatches of patterned bars), as Plotly layers them.
+        parts += [_image(image, self) for image in self.images if image.get("layer") == "above"]
         parts.append(_ticks(self))
         return (f'<svg x="{left:.3f}%" y="{top:.3f}%" width="{width:.3f}%" height="{height:.3f}%" '
                 f'overflow="visible">{"".join(parts)}</svg>')
@@ -157,7 +159,6 @@ def _plots(figure: dict) -> dict[str, _Plot]:
                 values_x, values_y = values_y, values_x
             plots[name] = _Plot(_Axis(layout.get(xs, {}), values_x), _Axis(layout.get(ys, {}), values_y))
         plots[name].traces.append(trace)
-        plots[name].barmode = layout.get("barmode", "group")
     for image in layout.get("images", []):
         name = f"{image.get('xref', 'x')}{image.get('yref', 'y')}"
         if name in plots:
@@ -195,6 +196,10 @@ def _where(ref: str, plots: dict[str, _Plot], horizontal: bool):
     return None
 
 
+# Plotly's dashes, in px, for lines up to 3 px wide (Plotly scales them with wider lines).
+_DASH_ARRAYS = {"dot": "3 3", "dash": "9 9", "dashdot": "9 3 3 3", "longdash": "15 9", "longdashdot": "15 6 3 6"}
+
+
 def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) -> str:
     if shape.get("type") == "path" or "pixel" in (shape.get("xsizemode"), shape.get("ysizemode")):
         return _path(shape, plots, inside)
@@ -213,10 +218,8 @@ def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) ->
              f"stroke-width:{line.get('width', 2)}px"]
     if "opacity" in shape:
         style.append(f"opacity:{shape['opacity']}")
-    if line.get("dash") == "dot":
-        style.append("stroke-dasharray:2 3")
-    elif line.get("dash") == "dash":
-        style.append("stroke-dasharray:6 4")
+    if line.get("dash") in _DASH_ARRAYS:
+        style.append(f"stroke-dasharray:{_DASH_ARRAYS[line['dash']]}")
     out = ""
     if shape.get("type") == "circle":
         out = (f'<ellipse cx="{(x0 + x1) / 2:.3f}%" cy="{(y0 + y1) / 2:.3f}%" rx="{(x1 - x0) / 2:.3f}%" '
@@ -224,21 +227,35 @@ def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) ->
     elif shape.get("type") == "line":
         out = (f'<line x1="{x0:.3f}%" y1="{y0:.3f}%" x2="{x1:.3f}%" y2="{y1:.3f}%" '
                f'style="{";".join(style)}"/>')
-    elif x1 - x0 > 0 and y1 - y0 > 0 or shape.get("fillcolor") or stroke:
+    elif shape.get("fillcolor") or stroke:  # an empty box only carries its label
         out = (f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
                f'style="{";".join(style)}"/>')
     label = shape.get("label", {})
     if label.get("text"):
-        font = label.get("font", {})
-        bottom = label.get("textposition", "middle center").startswith("top")
-        y = y0 - label.get("padding", 3) if bottom else (y0 + y1) / 2
-        if label.get("textangle") == -90 and not bottom:
-            out += _turned(_text(label["text"], "0", 0, font.get("size", _FONT), font.get("color"), "middle",
-                                 "central"), f"{(x0 + x1) / 2:.3f}%", f"{y:.3f}%")
-        else:
-            out += _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, font.get("size", _FONT), font.get("color"),
-                         "middle", "text-after-edge" if bottom else "central", percent_y=True)
+        out += _shape_label(label, x0, x1, y0, y1)
     return out
+
+
+def _shape_label(label: dict, x0: float, x1: float, y0: float, y1: float) -> str:
+    """A shape's label where Plotly writes it, about a box in percent (y0 its top):
+    above or below the box ("top …" or "bottom …" with the text outside, as the
+    kinds use them), inside its left or right edge, or in its middle (turned, for a
+    narrow box)."""
+    where = label.get("textposition", "middle center")
+    font = label.get("font", {})
+    size, colour, padding = font.get("size", _FONT), font.get("color"), label.get("padding", 3)
+    above, below = where.startswith("top"), where.startswith("bottom")
+    if where in ("middle left", "middle right"):  # Plotly's inset, measured: 7 px
+        left = where == "middle left"
+        return _text(label["text"], f"{x0 if left else x1:.3f}%", (y0 + y1) / 2, size, colour,
+                     "start" if left else "end", "central", percent_y=True, dx=7 if left else -7)
+    if label.get("textangle") == -90 and not (above or below):
+        return _turned(_text(label["text"], "0", 0, size, colour, "middle", "central"),
+                       f"{(x0 + x1) / 2:.3f}%", f"{(y0 + y1) / 2:.3f}%")
+    y = y0 if above else y1 if below else (y0 + y1) / 2
+    return _text(label["text"], f"{(x0 + x1) / 2:.3f}%", y, size, colour, "middle",
+                 "text-after-edge" if above else "hanging" if below else "central", percent_y=True,
+                 dy=-padding if above else padding if below else 0)
 
 
 def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
@@ -256,7 +273,12 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
     stroke = line.get("color", "none") if line.get("width", 1) else "none"
     style = (f"fill:{shape.get('fillcolor', 'none')};stroke:{stroke};"
              f"stroke-width:{line.get('width', 2)}px")
+    if line.get("dash") in _DASH_ARRAYS:
+        style += f";stroke-dasharray:{_DASH_ARRAYS[line['dash']]}"
     pixels = "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
+    if pixels and shape.get("type") == "circle":  # a point's marker, sized in pixels
+        return (f'<circle cx="{fx(shape["xanchor"]):.3f}%" cy="{fy(shape["yanchor"]):.3f}%" '
+                f'r="{(shape["x1"] - shape["x0"]) / 2:g}" style="{style}"/>')
     path = shape.get("path")
     if path is None:  # a rectangle sized in pixels, about its anchor
         path = (f"M {shape['x0']},{shape['y0']} L {shape['x1']},{shape['y0']} L {shape['x1']},{shape['y1']} "
@@ -288,45 +310,6 @@ def _image(image: dict, plot: _Plot) -> str:
     top = y if image.get("yanchor", "top") == "top" else y - height
     return (f'<image href="{escape(image["source"])}" x="{x:.3f}%" y="{top:.3f}%" width="{width:.3f}%" '
             f'height="{height:.3f}%" preserveAspectRatio="none"/>')
-
-
-def _bars(trace: dict, plot: _Plot) -> str:
-    horizontal = trace.get("orientation") == "h"
-    categories, values = (trace.get("y"), trace.get("x")) if horizontal else (trace.get("x"), trace.get("y"))
-    colours = trace.get("marker", {}).get("color", "currentColor")
-    texts = trace.get("text") or []
-    out = []
-    # Several series: side by side (barmode "group"), or each on the ones before it
-    # ("relative" or "stack"), as Plotly places them.
-    series = [t for t in plot.traces if t.get("type") == "bar"]
-    place, count = series.index(trace), len(series)
-    stacked = plot.barmode in ("relative", "stack")
-    half = 0.4 if stacked or count == 1 else 0.4 / count
-    for index, (category, value) in enumerate(zip(categories or [], values or [])):
-        colour = colours[index] if isinstance(colours, list) else colours
-        at = index if plot.x.categories is not None or horizontal else category
-        base = 0.0
-        if stacked:
-            before = [(t.get("x") if horizontal else t.get("y"))[index] for t in series[:place]]
-            base = sum(v for v in before if (v > 0) == (value > 0))
-        elif count > 1:
-            at = at - 0.4 + half * (2 * place + 1)
-        if horizontal:
-            y0, y1 = sorted((plot.py(at - half), plot.py(at + half)))
-            x0, x1 = sorted((plot.px(base), plot.px(base + value)))
-        else:
-            x0, x1 = sorted((plot.px(at - half), plot.px(at + half)))
-            y0, y1 = sorted((plot.py(base), plot.py(base + value)))
-        out.append(f'<rect x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
-                   f'style="fill:{colour}"/>')
-        if index < len(texts) and texts[index] not in (None, ""):
-            if horizontal:
-                out.append(_text(str(texts[index]), f"{x1:.3f}%", (y0 + y1) / 2, _FONT, None, "start",
-                                 "central", percent_y=True, dx=4))
-            else:
-                out.append(_text(str(texts[index]), f"{(x0 + x1) / 2:.3f}%", y0, _FONT, None, "middle",
-                                 "text-after-edge", percent_y=True))
-    return "".join(out)
 
 
 def _heatmap(trace: dict, plot: _Plot) -> str:
@@ -426,7 +409,7 @@ def _nothing(trace: dict, plot: _Plot) -> str:
     return ""
 
 
-_TRACES = {"bar": _bars, "heatmap": _heatmap, "scatter": _scatter}
+_TRACES = {"heatmap": _heatmap, "scatter": _scatter}  # bars are shapes (charts/bar.py)
 
 
 def _grid(plot: _Plot) -> str:
@@ -505,6 +488,9 @@ def _annotation(note: dict, plots: dict[str, _Plot]) -> str:
         return ""
     anchor = {"left": "start", "right": "end"}.get(note.get("xanchor"), "middle")
     font = note.get("font", {})
+    if note.get("textangle") == -90:  # a label turned to read upwards (a diagram's narrow box)
+        return _turned(_text(str(note["text"]), "0", 0, font.get("size", _FONT), font.get("color"), anchor,
+                             "central"), f"{fx(note['x']):.3f}%", f"{fy(note['y']):.3f}%")
     return _text(str(note["text"]), f"{fx(note['x']):.3f}%", fy(note["y"]), font.get("size", _FONT),
                  font.get("color"), anchor, "central", percent_y=True)
 

@@ -160,6 +160,25 @@ def drawn_figure(chart):
     })""")
 
 
+def drawn_values(chart):
+    """The values a bar or line chart shows, series by series, read from what Plotly
+    drew: bars and lines are shapes between the grid and the traces (charts/bar.py,
+    charts/line.py), a bar from its base to its end (stacked ones on each other), a
+    line through its points."""
+    return chart.evaluate("""el => {
+        const marks = (el.layout.shapes || []).filter(s => s.layer === "between");
+        const lines = marks.filter(s => s.type === "path");
+        if (lines.length) return lines.map(s => s.path.slice(1).split("L").map(p => Number(p.split(",")[1])));
+        const bars = marks.filter(s => s.type === "rect");
+        const horizontal = !!el.layout.yaxis.ticktext && !el.layout.xaxis.ticktext;
+        const count = (horizontal ? el.layout.yaxis : el.layout.xaxis).ticktext.length;
+        const values = bars.map(b => Math.round((horizontal ? b.x1 - b.x0 : b.y1 - b.y0) * 1e6) / 1e6);
+        const series = [];
+        for (let i = 0; i < values.length; i += count) series.push(values.slice(i, i + count));
+        return series;
+    }""")
+
+
 def wait_until_drawn(section, timeout_ms=10_000):
     """Wait until the runtime has drawn every chart of the step in `section` in the
     state it now shows (a chart may finish drawing after the click returns)."""

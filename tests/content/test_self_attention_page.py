@@ -33,7 +33,8 @@ def test_the_brief_figures_as_the_reader_sees_them(page):
     # The default row's negative scores are drawn below the axis, with the minus sign in the table.
     one.scroll_into_view_if_needed()
     one.locator("[data-chart] .main-svg").first.wait_for()
-    assert min(one.locator("[data-chart]").evaluate("el => el.data[0].y")) < 0
+    bars = one.locator("[data-chart]").evaluate("el => el.layout.shapes.filter(s => s.layer === 'between')")
+    assert min(bar["y1"] for bar in bars) < 0 == min(bar["y0"] for bar in bars)
     one.get_by_text("Show data", exact=True).click()
     assert "\u2212" in one.get_by_role("table").inner_text() and "-" not in one.get_by_role("table").inner_text()
     assert page.blocked == [] and page.errors == []

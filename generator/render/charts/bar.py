@@ -2,19 +2,24 @@
 several named series per label, side by side or stacked. Values are signed,
 on an axis whose range is the same in every state of the step: declared
 (y_range) or worked out by the build over all of them. An optional threshold
-is a rule across the bars; faded bars (tokens cut by top-k, say) are greyed
-and hatched, over a grey band, and the data table calls them removed.
+is a rule across the bars; faded bars (tokens cut by top-k, say) are greyed,
+over a grey band, and the data table calls them removed.
 
-Bars of one series, with no labels written beyond them and none faded, are drawn
-as shapes over an empty trace, as the selected bar always was: a click that
-changes their heights is then a Plotly.relayout of the shapes (a few ms), where
-a changed bar trace has Plotly redo the whole figure (10 to 30 ms). The values
-are in the table; these bars have no hover labels, as matrix pictures have none."""
+Bars are drawn as shapes, as the selected bar always was, over traces that
+stay the same in every state: an empty one, or one per series holding no
+values, for the legend. A click that changes their heights is then a
+Plotly.relayout of the shapes (a few ms), where a changed bar trace has Plotly
+redo the whole figure (10 to 30 ms). Written labels are the shapes' labels.
+Several series are told apart by colour and by pattern, the patterns (and the
+hatch of faded bars) drawn as one picture over the bars, since a shape takes
+no pattern; a faded bar of one series has a dotted edge. The values are in the
+table; the bars have no hover labels, as matrix pictures have none."""
 from __future__ import annotations
 
 from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, \
     empty_trace, index_problem, is_number, issues, labels_problem, minus, nice_span, number_cell, numbers_problem, \
-    outside, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x, left_margin
+    outside, picture, rounded, span_of, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, \
+    labelled_x, left_margin
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -28,12 +33,15 @@ DATA = {
     "highlight": "optional: the index of the bar drawn in the accent colour (outlined, with several series)",
     "threshold": "optional: a value marked by a dashed rule across the bars",
     "threshold_label": "optional: the rule's label",
-    "faded": "optional: a list of booleans, one per bar: true bars are greyed and hatched (removed, as tokens cut "
+    "faded": "optional: a list of booleans, one per bar: true bars are greyed, with a dotted edge (hatched with "
+             "several series), over a grey band (removed, as tokens cut "
              "by top-k), and the table says so",
 }
 
 _HALF_BAR = 0.4  # half a bar's width, in category units
 _HEADROOM = 0.2  # room beyond the longest bar for its label, as a share of the range
+_LABEL_FONT = 13  # px, a bar's written label
+_LABEL_INSET = 7  # px, where Plotly starts a label inside a box's edge (measured)
 _FADED = theme_colour("grid")
 _PATTERNS = ["", "/", ".", "x", "-", "|", "+", "\\"]  # each series its own fill, beyond its colour
 
@@ -138,8 +146,19 @@ def _computed(chart, all_data) -> list[float]:
             low, high = min(low, found[0]), max(high, found[1])
         if is_number(data.get("threshold")):
             low, high = min(low, data["threshold"]), max(high, data["threshold"])
-    # Room beyond the longest bar for its label: 1.2 times the largest value, as bars always had.
-    return nice_span(low, high, _HEADROOM)
+    return nice_span(low, high, _headroom(chart, all_data))
+
+
+def _headroom(chart, all_data) -> float:
+    """Room beyond the longest bar for its label, as a share of the values' span: 1.2
+    times the largest value, as bars always had; more where a horizontal bar's written
+    label needs it on a phone (a shape's label is not shrunk to fit, as a trace's is)."""
+    texts = [str(t) for data in all_data for t in (data.get("text") or [])]
+    if not chart.horizontal or not texts:
+        return _HEADROOM
+    room = PHONE_CHART - left_margin([str(v) for data in all_data for v in data["x"]], chart.y_title) - 16
+    needed = min((widest(texts, _LABEL_FONT) + _LABEL_INSET + 4) / max(room, 1), 0.75)  # of the whole axis
+    return max(_HEADROOM, needed / (1 - needed))
 
 
 def figure(chart, data: dict) -> dict:
@@ -148,34 +167,12 @@ def figure(chart, data: dict) -> dict:
     horizontal, names = chart.horizontal, data.get("series")
     faded = data.get("faded") or [False] * len(x)
     positions = list(range(len(x)))
-    as_shapes = names is None and data.get("text") is None and not any(faded)
-    traces, shapes = [], []
-    if as_shapes:
-        traces.append(empty_trace())
-        # Between the grid and the traces, where Plotly draws a bar trace's bars.
-        shapes += [_box(horizontal, at - _HALF_BAR, at + _HALF_BAR, 0, value, layer="between",
-                        fillcolor=MUTED, line={"width": 0}) for at, value in zip(positions, rounded(series[0]))]
-    for index, values in enumerate([] if as_shapes else series):
-        values = rounded(values)
-        several = names is not None
-        colour = CATEGORICAL[index % len(CATEGORICAL)] if several else MUTED
-        pattern = _PATTERNS[index % len(_PATTERNS)] if several else ""
-        marker = {"color": [_FADED if f else colour for f in faded] if any(faded) else colour,
-                  "line": {"color": MARK if several else colour, "width": 1 if several else 0}}
-        if any(faded) or pattern:
-            marker["pattern"] = {"shape": ["/" if f else pattern for f in faded], "fgcolor": MARK,
-                                 "fgopacity": 0.5, "size": 6, "fillmode": "overlay"}
-        # The hover text is made here, as the table's cells are: with the minus sign,
-        # which Plotly's own number format leaves a hyphen.
-        trace = {"type": "bar", "marker": marker, "cliponaxis": False,
-                 "customdata": [f"{label}: {number_cell(v, chart.y_format)}" for label, v in zip(x, values)],
-                 "hovertemplate": "%{customdata}<extra>" + (str(names[index]) if several else "") + "</extra>"}
-        trace.update({"x": values, "y": positions, "orientation": "h"} if horizontal else {"x": positions, "y": values})
-        if several:
-            trace["name"] = str(names[index])
-        if data.get("text") is not None:
-            trace.update(text=data["text"], textposition="outside")
-        traces.append(trace)
+    if names is None:
+        traces, shapes, hatched = [empty_trace()], _one_series(rounded(series[0]), faded, data.get("text"),
+                                                               horizontal, span), []
+    else:
+        traces = [_legend_entry(index, str(name)) for index, name in enumerate(names)]
+        shapes, hatched = _several_series([rounded(values) for values in series], faded, horizontal, chart.stacked)
     # Faded bars stand over a grey band the height of the axis, so a removed token
     # whose bar is zero still shows where it was.
     for index, gone in enumerate(faded):
@@ -216,14 +213,117 @@ def figure(chart, data: dict) -> dict:
     labels_axis = axis(chart.y_title if horizontal else chart.x_title, **label_ticks,
                        range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5], showgrid=False)
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
-                         yaxis=labels_axis if horizontal else values_axis,
-                         shapes=shapes, bargap=1 - 2 * _HALF_BAR, barmode="relative" if chart.stacked else "group")
+                         yaxis=labels_axis if horizontal else values_axis, shapes=shapes)
+    if hatched:
+        layout["images"] = [_hatches(hatched, values_axis["range"] if horizontal else labels_axis["range"],
+                                     labels_axis["range"] if horizontal else values_axis["range"], chart.height)]
     if names is not None:
         layout.update(showlegend=True, legend={"orientation": "h", "x": 0, "y": 1, "yanchor": "bottom",
                                                "font": {"size": 12}})
         layout["margin"] = dict(layout["margin"], t=40)
     layout["margin"] = dict(layout["margin"], **margin)
     return {"data": traces, "layout": layout}
+
+
+def _one_series(values: list, faded: list, written: list | None, horizontal: bool, span) -> list[dict]:
+    """A shape per bar, between the grid and the traces (where Plotly draws a bar
+    trace's bars), its label written beyond its end; a faded bar grey, with a dotted edge."""
+    shapes = []
+    for at, (value, gone) in enumerate(zip(values, faded)):
+        shapes.append(_box(horizontal, at - _HALF_BAR, at + _HALF_BAR, 0, value, layer="between",
+                           fillcolor=_FADED if gone else MUTED,
+                           line={"color": MARK, "width": 1, "dash": "dot"} if gone else {"width": 0}))
+        if written is not None:
+            shapes.append(_written(str(written[at]), at, value, horizontal, span))
+    return shapes
+
+
+def _several_series(series: list[list], faded: list, horizontal: bool, stacked: bool):
+    """A shape per bar of each series, side by side or stacked (positive values up from
+    zero, negative ones down, as Plotly's relative bars), in the series' colour; and the
+    bars a pattern marks, as (pattern, box) for the picture of hatches over them."""
+    shapes, hatched = [], []
+    width = 2 * _HALF_BAR / (1 if stacked else len(series))
+    ends = {True: [0.0] * len(faded), False: [0.0] * len(faded)}  # how far the stack of each bar reaches, up and down
+    for index, values in enumerate(series):
+        for at, (value, gone) in enumerate(zip(values, faded)):
+            start = at - _HALF_BAR + (0 if stacked else index * width)
+            base = ends[value >= 0][at] if stacked else 0.0
+            end = round(base + value, 9)  # 0.1 + 0.2 is drawn to 0.3
+            if stacked:
+                ends[value >= 0][at] = end
+            shapes.append(_box(horizontal, start, start + width, base, end, layer="between",
+                               fillcolor=_FADED if gone else CATEGORICAL[index % len(CATEGORICAL)],
+                               line={"color": MARK, "width": 1}))
+            pattern = "/" if gone else _PATTERNS[index % len(_PATTERNS)]
+            if pattern and value:
+                box = (start, start + width, base, end)
+                hatched.append((pattern, (box[2], box[3], box[0], box[1]) if horizontal else box))
+    return shapes, hatched
+
+
+def _legend_entry(index: int, name: str) -> dict:
+    """A series' entry in the legend: a bar trace of one missing value (Plotly leaves a
+    trace with no values out of the legend), the same in every state."""
+    marker = {"color": CATEGORICAL[index % len(CATEGORICAL)], "line": {"color": MARK, "width": 1}}
+    if _PATTERNS[index % len(_PATTERNS)]:
+        marker["pattern"] = {"shape": _PATTERNS[index % len(_PATTERNS)], "fgcolor": MARK, "fgopacity": 0.5,
+                             "size": 6, "fillmode": "overlay"}
+    return {"type": "bar", "x": [None], "y": [None], "name": name, "marker": marker, "hoverinfo": "skip"}
+
+
+# The hatches are one picture stretched over the plot area, drawn for a plot of about
+# this width (px; its height is the chart's less its margins): elsewhere they stretch a
+# little. A picture sees none of the page's colours, so their ink is a see-through black,
+# which reads on every bar colour and on the faded grey, in light and dark pages alike.
+_HATCH_WIDTH = 420
+_HATCH_INK = "stroke='#000' stroke-opacity='0.45' stroke-width='1'"
+_HATCH_TILES = {"/": "M-2,2 L2,-2 M0,8 L8,0 M6,10 L10,6", "\\": "M-2,6 L2,10 M0,0 L8,8 M6,-2 L10,2",
+                "x": "M0,8 L8,0 M0,0 L8,8", "-": "M0,4 L8,4", "|": "M4,0 L4,8", "+": "M0,4 L8,4 M4,0 L4,8"}
+
+
+def _hatches(hatched: list[tuple[str, tuple]], x_range: list, y_range: list, chart_height: int) -> dict:
+    """The picture of every patterned bar's hatch, over the plot area: (pattern, (x0, x1,
+    y0, y1) in data units) each. Axis ranges run left to right and bottom to top (a
+    range given top first is a reversed axis)."""
+    width, height = _HATCH_WIDTH, max(chart_height - 72, 40)
+    def px(v):
+        return (v - x_range[0]) / (x_range[1] - x_range[0]) * width
+    def py(v):
+        return (y_range[1] - v) / (y_range[1] - y_range[0]) * height
+    kinds = sorted({pattern for pattern, _ in hatched})
+    defs = "".join(
+        f"<pattern id='p{i}' width='8' height='8' patternUnits='userSpaceOnUse'>"
+        + (f"<circle cx='4' cy='4' r='1.2' fill='#000' fill-opacity='0.45'/>" if kind == "." else
+           f"<path d='{_HATCH_TILES[kind]}' {_HATCH_INK}/>") + "</pattern>" for i, kind in enumerate(kinds))
+    rects = []
+    for pattern, (x0, x1, y0, y1) in hatched:
+        left, right = sorted((px(x0), px(x1)))
+        top, bottom = sorted((py(y0), py(y1)))
+        rects.append(f"<rect x='{left:.1f}' y='{top:.1f}' width='{right - left:.1f}' height='{bottom - top:.1f}' "
+                     f"fill='url(#p{kinds.index(pattern)})'/>")
+    svg = (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' preserveAspectRatio='none'>"
+           f"<defs>{defs}</defs>{''.join(rects)}</svg>")
+    image = picture(svg, x_range[0], y_range[1], x_range[1] - x_range[0], abs(y_range[1] - y_range[0]))
+    return {**image, "layer": "above"}
+
+
+def _written(text: str, at: int, value: float, horizontal: bool, span) -> dict:
+    """A bar's label, written beyond its end (below or left of a negative bar), above
+    every other mark. Plotly writes a shape's label above or below a shape, but only
+    inside it sideways: a horizontal bar's label is on an empty box from the bar's end
+    to the axis's, inside that box's near edge."""
+    negative = value < 0
+    if not horizontal:
+        where = {"textposition": "bottom center", "yanchor": "top"} if negative \
+            else {"textposition": "top center", "yanchor": "bottom"}
+        box = _box(False, at - _HALF_BAR, at + _HALF_BAR, 0, value)
+    else:
+        where = {"textposition": "middle right" if negative else "middle left"}
+        box = _box(True, at - _HALF_BAR, at + _HALF_BAR, span[0] if negative else value,
+                   value if negative else span[1])
+    return {**box, "layer": "above", "line": {"width": 0},
+            "label": {"text": text, "padding": 4, "font": {"size": _LABEL_FONT}, **where}}
 
 
 def _box(horizontal: bool, along0, along1, value0, value1, **style) -> dict:

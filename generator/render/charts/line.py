@@ -2,11 +2,18 @@
 signed values, on a y range that stays the same in every state of the step
 (declared as y_range or worked out by the build over all of them). An
 optional rule marks one x per state (a position, an offset), drawn as a
-shape: when only the rule moves, Plotly redraws the shape alone."""
+shape.
+
+The lines themselves are shapes too (a path per series over a trace that holds
+no points, or one per series for the legend), so a click that changes them is a
+Plotly.relayout of the shapes, a few ms, where changed traces have Plotly redo
+the whole figure (10 to 30 ms). Points are marked while there are few of them
+(a circle each costs a shape to draw). The values are in the table; the lines
+have no hover labels, as matrix pictures have none."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, is_number, issues, minus, \
-    number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
+from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, is_number, issues, \
+    minus, number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -20,6 +27,8 @@ DATA = {
 
 _DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]  # a series is not told by colour alone
 _PAD = 0.06  # room above and below the lines, as a share of the range
+_MARKED_POINTS = 12  # up to this many points in all, each is marked by a circle
+_MARKER_RADIUS = 3.5  # px
 
 
 def _series(data) -> list[list]:
@@ -100,23 +109,28 @@ def figure(chart, data: dict) -> dict:
     numeric = _numeric(x)
     positions = x if numeric else list(range(len(x)))
     span = declared_range(chart, "y_range") or _computed([data])
-    traces = []
-    for index, values in enumerate(_series(data)):
-        thick = data.get("highlight") == index
-        trace = {"type": "scatter", "mode": "lines+markers" if len(x) <= 40 else "lines",
-                 "x": positions, "y": rounded(values),
-                 "line": {"color": CATEGORICAL[index % len(CATEGORICAL)], "width": 4 if thick else 2.5,
-                          "dash": _DASHES[index % len(_DASHES)]},
-                 "marker": {"size": 5},
-                 # Made here, with the minus sign (Plotly's number format writes a hyphen).
-                 "customdata": [f"{minus(f'{p:g}') if is_number(p) else p}: {number_cell(v, chart.y_format)}"
-                                for p, v in zip(x, values)],
-                 "hovertemplate": "%{customdata}<extra>" + (str(names[index]) if names is not None else "")
-                                  + "</extra>"}
+    series = _series(data)
+    marked = len(x) * len(series) <= _MARKED_POINTS
+    shapes, traces = [], []
+    for index, values in enumerate(series):
+        values = rounded(values)
+        line = {"color": CATEGORICAL[index % len(CATEGORICAL)], "width": 2.5, "dash": _DASHES[index % len(_DASHES)]}
         if names is not None:
-            trace["name"] = str(names[index])
-        traces.append(trace)
-    shapes = []
+            # The legend's entry: a trace of one missing point (Plotly leaves a trace with no
+            # points out of the legend), the same in every state.
+            traces.append({**empty_trace(), "x": [None], "y": [None], "name": str(names[index]), "line": line,
+                           "mode": "lines+markers" if marked else "lines", "marker": {"size": 2 * _MARKER_RADIUS}})
+        # Between the grid and the traces, where Plotly draws a trace's lines.
+        thick = {**line, "width": 4} if data.get("highlight") == index else line
+        shapes.append({"type": "path", "xref": "x", "yref": "y", "layer": "between", "line": thick,
+                       "path": "".join(f"{'L' if i else 'M'}{_number(p)},{_number(v)}"
+                                       for i, (p, v) in enumerate(zip(positions, values)))})
+        if marked:
+            shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "between", "xsizemode": "pixel",
+                        "ysizemode": "pixel", "xanchor": p, "yanchor": v, "x0": -_MARKER_RADIUS,
+                        "x1": _MARKER_RADIUS, "y0": -_MARKER_RADIUS, "y1": _MARKER_RADIUS,
+                        "fillcolor": line["color"], "line": {"width": 0}} for p, v in zip(positions, values)]
+    traces = traces or [empty_trace()]
     rule = data.get("rule")
     if rule is not None:
         at = rule if numeric else x.index(rule)
@@ -143,6 +157,12 @@ def figure(chart, data: dict) -> dict:
                                                "font": {"size": 12}})
         layout["margin"] = dict(layout["margin"], t=40)
     return {"data": traces, "layout": layout}
+
+
+def _number(value) -> str:
+    """A coordinate in a path: short, and never in exponent form (Plotly's path parser reads digits and dots)."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def table(chart, data: dict, labels: dict) -> dict:

@@ -216,14 +216,14 @@
     var shared = spec.charts[i].layout;
     var before = this.drawn === null ? null : spec.states[this.drawn].charts[i];
     var motion = shared.transition && !reducedMotion();
-    // Only shapes or pictures differ (a selection moved, a matrix drawn as one image
-    // changed): Plotly.relayout with just those redraws them alone, where Plotly.react
-    // would run the defaults of the whole figure again.
-    // A figure with a transition keeps Plotly.react, which animates.
-    var arrays = before && !motion ? changedArrays(before, state) : null;
-    if (arrays) {
-      for (var name in arrays) arrays[name] = this.themed(resolve(arrays[name]));
-      window.Plotly.relayout(this.element, arrays);
+    // Only the layout differs (shapes or pictures, the bars and lines drawn as shapes,
+    // a tick's text): Plotly.relayout of just the attributes that changed redraws those
+    // parts alone, where Plotly.react would run the defaults of the whole figure again
+    // and redraw all of it. A figure with a transition keeps Plotly.react, which animates.
+    var changes = before && !motion ? layoutChanges(shared, before, state) : null;
+    if (changes) {
+      for (var name in changes) changes[name] = this.themed(resolve(changes[name]));
+      window.Plotly.relayout(this.element, changes);
     } else {
       var layout = resolve(shared);
       var own = resolve(state.layout);
@@ -256,26 +256,52 @@
     });
   };
 
-  // The layout arrays Plotly.relayout redraws on their own (editType "arraydraw"). Not
-  // annotations: a relayout of those recomputes the whole figure (they can move the
-  // autorange), slower than Plotly.react. Any other change goes through Plotly.react.
-  var ARRAYS = { shapes: true, images: true };
-
-  // {shapes: …, images: …} for the arrays that differ between two states' figures, when nothing else
-  // does; null otherwise. The states' stored forms are compared: arrays shared between
-  // states are the same {"$": i} reference in both, so the text stays short.
-  function changedArrays(before, after) {
+  // The layout attributes that differ between two states' figures, as Plotly.relayout
+  // takes them ({"shapes": […], "xaxis.ticktext": […]}), when their traces are the same;
+  // null when the traces differ, or nothing does. Not annotations: a relayout of those
+  // recomputes the whole figure (they can move the autorange), slower than Plotly.react.
+  // The states' stored forms are compared: arrays shared between states are the same
+  // {"$": i} reference in both, so the text stays short.
+  // A state's own layout goes over the step's shared one (Chart.draw), key by key.
+  function layoutChanges(shared, before, after) {
     if (text(before.data) !== text(after.data)) return null;
-    var changed = {}, any = false, key;
-    var old = before.layout || {}, now = after.layout || {};
-    for (key in old) if (!(key in now)) return null;
-    for (key in now) {
-      if (text(old[key]) === text(now[key])) continue;
-      if (!ARRAYS[key]) return null;
-      changed[key] = now[key];
-      any = true;
+    var changes = {};
+    return layoutDiff(over(shared, before.layout), over(shared, after.layout), "", changes) > 0 ? changes : null;
+  }
+  function over(shared, own) {
+    var out = {}, key;
+    for (key in shared) out[key] = shared[key];
+    for (key in own || {}) out[key] = own[key];
+    return out;
+  }
+
+  // Adds to `changes` the attributes under `path` that differ from `old` to `now`, and
+  // returns how many; -1 if one of them is an annotation. Objects are followed down to
+  // the values that changed; arrays are replaced whole. An attribute gone is null,
+  // which Plotly.relayout sets back to its default.
+  function layoutDiff(old, now, path, changes) {
+    var count = 0, key, seen = {};
+    for (key in old) seen[key] = true;
+    for (key in now) seen[key] = true;
+    for (key in seen) {
+      var a = old[key], b = now[key];
+      if (text(a) === text(b)) continue;
+      if (!path && key === "annotations") return -1;
+      var at = path ? path + "." + key : key;
+      if (isRecord(a) && isRecord(b)) {
+        var inner = layoutDiff(a, b, at, changes);
+        if (inner < 0) return -1;
+        count += inner;
+      } else {
+        changes[at] = b === undefined ? null : b;
+        count++;
+      }
     }
-    return any ? changed : null;
+    return count;
+  }
+  function isRecord(node) {
+    return !!node && typeof node === "object" && !Array.isArray(node) && !(typeof node.$ === "number" &&
+      Object.keys(node).length === 1);
   }
   var texts = typeof WeakMap === "function" ? new WeakMap() : null;
   function text(node) {
