@@ -268,7 +268,8 @@ def summarise(samples: list[dict], rounds: int) -> dict:
     for number in sorted({s["step"] for s in samples}):
         mine = [s["applied"] for s in samples if s["step"] == number]
         steps[number] = {"clicks": len(mine) // rounds, "median_ms": median(mine), "p95_ms": percentile(mine, 95),
-                         "max_ms": max(mine)}
+                         "max_ms": max(mine),
+                         "reacts": sum(1 for s in samples if s["step"] == number and s["via"] == "react")}
     return {
         "clicks": len(samples), "rounds": rounds,
         "median_ms": median(applied), "p95_ms": percentile(applied, 95), "max_ms": max(applied),

@@ -161,6 +161,13 @@ def _bytes(r: dict) -> str:
     return "\n".join(lines)
 
 
+def _through_react(reacts: int, clicks: int) -> str:
+    if not reacts:
+        return "no click through `Plotly.react`"
+    return "every click through `Plotly.react`" if reacts == clicks else \
+        f"{reacts} of its {clicks} clicks through `Plotly.react`"
+
+
 def _clicks(r: dict) -> str:
     c = r["clicks"]
     lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every value of every control (buttons, toggles, sliders) of "
@@ -273,8 +280,9 @@ def _limits(r: dict) -> str:
     for slug, page in r.get("clicks", {}).get("pages", {}).items():
         if page.get("buttons_only"):
             continue
-        slow = [f"step {n} (p95 {s['p95_ms']:.0f} ms, median {s['median_ms']:.0f} ms; newPlot "
-                f"{s.get('newplot_ms', 0):.0f} ms)" for n, s in page["steps"].items()
+        slow = [f"step {n} (p95 {s['p95_ms']:.0f} ms, median {s['median_ms']:.0f} ms, "
+                f"{_through_react(s.get('reacts', 0), s['clicks'] * page['rounds'])}; "
+                f"newPlot {s.get('newplot_ms', 0):.0f} ms)" for n, s in page["steps"].items()
                 if s["p95_ms"] > BUDGET_CLICK_P95_MS]
         via = page.get("via", {})
         redrew = sum(via.values())

@@ -134,3 +134,35 @@ def test_a_click_that_only_moves_the_selection_redraws_only_the_shapes(page):
                                        row: gd.layout.shapes[0].y0 + 0.5})""")
     rows = chart.evaluate("gd => gd.layout.yaxis.ticktext")
     assert after == {"full": True, "calc": True, "moved": True, "row": rows.index(other)}
+
+
+def test_a_click_that_changes_only_the_layout_relayouts_just_what_changed(built_site, offline_page):
+    """Bars are shapes: another word order moves the bars and renames the ticks, and
+    the runtime hands Plotly.relayout exactly those attributes, never Plotly.react,
+    which would draw the whole figure again (charts/bar.py, runtime.js layoutChanges)."""
+    out, _ = built_site
+    page = offline_page.page
+    page.goto((out / "self-attention" / "index.html").as_uri())
+    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    section = page.get_by_role("region", name="Order Blindness", exact=True)
+    section.scroll_into_view_if_needed()
+    index = page.evaluate("explainerRuntime.steps.findIndex(s => s.spec && s.section.id === 'step-6')")
+    wait_drawn(page, index)
+    chart = section.locator("[data-chart]")
+    chart.evaluate("""gd => {
+        window.__calls = [];
+        for (const name of ["react", "relayout"]) {
+            const real = Plotly[name];
+            Plotly[name] = function (el, update) {
+                window.__calls.push([name, name === "relayout" ? Object.keys(update).sort() : null]);
+                return real.apply(this, arguments);
+            };
+        }
+    }""")
+    before = chart.evaluate("gd => gd.layout.xaxis.ticktext.slice()")
+    order = section.get_by_role("group", name="Word order", exact=True)
+    order.get_by_role("button").nth(1).click()
+    wait_drawn(page, index)
+    assert page.evaluate("window.__calls") == [["relayout", ["shapes", "xaxis.ticktext"]]]
+    assert chart.evaluate("gd => gd.layout.xaxis.ticktext") != before
+    assert offline_page.errors == []

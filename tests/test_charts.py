@@ -434,3 +434,23 @@ def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
     assert labels["[CLS]"].get("textangle") == -90 and labels["Token"].get("textangle") == -90
     assert labels["it"].get("textangle") == -90, "a row of boxes of one size reads one way"
     assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"
+
+
+def test_a_large_matrix_is_a_trace_on_category_axes_named_by_its_labels():
+    """Hover labels name a cell by its row and column, read from the axes: no name is
+    stored per cell. Two rows both labelled "the" stay two rows."""
+    words = ["the", "cat", "sat", "on", "the", "mat"] * 4
+    data = {"z": [[0.5] * 24 for _ in words], "x": words, "y": words}
+    figure = charts.get("heatmap").figure(charts.resolved(chart(kind="heatmap"), [data]), data)
+    [trace] = figure["data"]
+    assert trace["type"] == "heatmap" and "customdata" not in trace
+    assert len(set(trace["x"])) == 24 and [name.rstrip("\u200b") for name in trace["x"]] == words
+    assert trace["hovertemplate"].startswith("%{y} → %{x}")
+    layout = figure["layout"]
+    assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"
+    assert set(layout["xaxis"]["tickvals"]) <= set(trace["x"]) and set(layout["yaxis"]["tickvals"]) <= set(trace["y"])
+    signed = {**data, "z": [[-0.5] * 24 for _ in words]}
+    table = charts.get("heatmap").table(chart(kind="heatmap"), signed, WORDS)
+    text = charts.get("heatmap").figure(charts.resolved(chart(kind="heatmap", scale="diverging"), [signed]),
+                                        signed)["data"][0]["text"]
+    assert text == [row[1:] for row in table["rows"]], "hover labels read as the table does, the same strings"

@@ -79,10 +79,11 @@ def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
         for state in step["states"].values():
             [chart] = state["charts"]  # one chart per step on this page
             table = resolve(chart["table"])
-            assert table["columns"] and all(len(row) == len(table["columns"]) for row in table["rows"])
+            assert table["columns"] and len(table["headers"]) == len(table["cells"])
+            assert all(len(cells) + 1 == len(table["columns"]) for cells in table["cells"])
     # Rows shared by several states (one head's matrix, whichever query is chosen)
     # are stored once and referenced.
-    rows = [chart["table"]["rows"] for step in data["steps"] for state in step["states"].values()
+    rows = [chart["table"]["cells"] for step in data["steps"] for state in step["states"].values()
             for chart in state["charts"]]
     assert all(set(r) == {"$"} for r in rows if isinstance(r, dict))
     assert len({canonical(r) for r in rows}) < len(rows)

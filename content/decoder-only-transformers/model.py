@@ -222,9 +222,10 @@ def causal_mask(query: str, causal: bool):
     future = float(row[qi + 1:].sum())
     top = int(np.argmax(row))
     unmasked = attention_weights(False)
-    chart = {"z": weights.tolist(), "x": TOKENS, "y": TOKENS, "highlight_row": qi}
-    if causal:
-        chart["mask"] = later.tolist()
+    # A mask in both states (nothing masked without the causal mask): the matrix keeps
+    # the key's room, and stays put as the toggle turns the mask on and off.
+    chart = {"z": weights.tolist(), "x": TOKENS, "y": TOKENS, "highlight_row": qi,
+             "mask": (later if causal else np.zeros_like(later)).tolist()}
     return {
         "values": {
             "query": query, "causal": causal, "position": qi + 1, "visible": qi + 1 if causal else n,

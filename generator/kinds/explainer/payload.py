@@ -47,11 +47,21 @@ def _step_charts(computed: StepStates, figures: list[dict[str, dict]], tables: l
             charts.append({
                 "data": pool.intern(figure["data"]),
                 "layout": {k: pool.intern(v) for k, v in figure["layout"].items() if k not in shared},
-                "table": pool.intern(chart_tables[state.key]),
+                "table": pool.intern(_split(chart_tables[state.key])),
             })
         states[state.key] = {"charts": charts}
     return {"default": computed.default_key, "charts": [{"layout": shared} for shared in shared_layouts],
             "states": states}
+
+
+def _split(table: dict) -> dict:
+    """A data table as the page carries it: each row's header (its first cell) apart
+    from its cells, so a row of a matrix's values is the very array its heatmap's
+    hover labels hold, and is stored once in the pool."""
+    rows = table["rows"]
+    split = {key: value for key, value in table.items() if key != "rows"}
+    split.update(headers=[row[0] for row in rows], cells=[row[1:] for row in rows])
+    return split
 
 
 def explainer_payload(charts: ChartPayload, steps: list[StepStates], prose: list[StepProse]) -> str:

@@ -13,8 +13,9 @@ printed values on square cells, without hover labels: choosing another matrix
 then redraws just that picture, in a millisecond or two, where a heatmap trace
 would have Plotly recompute and redraw the whole figure. A larger matrix, whose
 printed values would be too small to read, is a Plotly heatmap trace with a
-colour bar (and its masked cells a picture under it). Either way the step's
-data table lists every value.
+colour bar (and its masked cells a picture under it), on category axes: its
+hover label names a cell by its row and column labels, read from the axes.
+Either way the step's data table lists every value.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import functools
 
 from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
     base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
-    labels_problem, matrix_problem, minus, number_cell, number_cells, outward, picture, rounded, scale_colour, span_of, \
+    labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
     table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
 from ...compute.formats import is_shared
 
@@ -33,7 +34,8 @@ DATA = {
     "x": "required: a list of column labels, one per column",
     "y": "required: a list of row labels, one per row",
     "mask": "optional: a 2-D list of booleans of the same shape as 'z'; true cells are masked (drawn hatched "
-            "grey, 'masked' in the table, and left out of the colour range)",
+            "grey, 'masked' in the table, and left out of the colour range). Give one (all false) in the states "
+            "with nothing masked too: the key's room then stays, and the matrix with it",
     "mask_label": "optional: the legend's name for masked cells (default 'masked')",
     "highlight_row": "optional: the index of a row to outline",
     "scale": "optional: this state's colour scale, 'sequential' or 'diverging', overriding the chart's (for a "
@@ -161,19 +163,20 @@ def ranges(chart, all_data: list[dict]) -> dict:
 
 
 def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -> dict:
-    # Numeric axes with tick labels: category axes would merge repeated labels.
+    """A heatmap trace on category axes (see category_ticks): its hover label names a
+    cell by its row and column labels, which Plotly reads from the axes, so no name is
+    stored per cell (at 48 × 48, 2,304 names a state)."""
     values = rounded(z) if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
                                               for row, mask_row in zip(rounded(z), mask)]
     spec = {
         "type": "heatmap",
         "z": values,
-        "x": _positions(len(x)),
-        "y": _positions(len(y)),
+        "x": categories(x),
+        "y": categories(y),
         "zmin": span[0],
         "zmax": span[1],
         "colorscale": colourscale(scale),
-        "customdata": _shared_cell_names(x, y),
-        "hovertemplate": "%{customdata}: %{z:.2f}<extra></extra>",
+        "hovertemplate": "%{y} → %{x}: %{z:.2f}<extra></extra>",
         "hoverongaps": False,
         "xgap": 1,
         "ygap": 1,
@@ -183,31 +186,47 @@ def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -
         spec["texttemplate"] = "%{z:.2f}"
     elif any(v is not None and v < 0 for row in values for v in row):
         # Plotly's number formats write a hyphen and take no minus sign from any
-        # locale, so a signed matrix's hover label reads its value as the table does.
-        spec["text"] = [number_cells(row) if None not in row else  # a masked cell (a gap) has no text
-                        [number_cell(v) if v is not None else "" for v in row] for row in values]
-        spec["hovertemplate"] = "%{customdata}: %{text}<extra></extra>"
+        # locale, so a signed matrix's hover label reads its value as the table does:
+        # the same strings, from the same values (the page then stores each row once).
+        spec["text"] = [number_cells(row) if mask is None or not any(mask_row) else  # a masked cell (a gap) has no text
+                        ["" if m else c for c, m in zip(number_cells(row), mask_row)]
+                        for row, mask_row in zip(z, mask if mask is not None else z)]
+        spec["hovertemplate"] = "%{y} → %{x}: %{text}<extra></extra>"
     return spec
 
 
-# Every state of a step shows the same labels: these lists are made once and
-# shared, so the page's pool recognises them by identity rather than by reading
-# them again (at 64 tokens, 4,096 names per state). Nothing modifies them.
-@functools.lru_cache(maxsize=256)
-def _positions(count: int) -> list[int]:
-    return list(range(count))
-
-
-def _shared_cell_names(x: list, y: list) -> list[list[str]]:
+def categories(labels: list) -> list[str]:
+    """A matrix's labels as the names of its axis's categories: each one distinct, as
+    a category axis would merge two rows both labelled "the", so a repeated label
+    carries zero-width spaces, one more each time (it reads the same). Made once per
+    list of labels and shared, so every state's trace holds the same list, which the
+    page's pool recognises by identity. Nothing modifies it."""
     try:
-        return _cell_names(tuple(x), tuple(y))
+        return _categories(tuple(labels))
     except TypeError:  # labels that cannot be hashed: made afresh
-        return [[f"{row} → {col}" for col in x] for row in y]
+        return _distinct(labels)
 
 
-@functools.lru_cache(maxsize=64)
-def _cell_names(x: tuple, y: tuple) -> list[list[str]]:
-    return [[f"{row} → {col}" for col in x] for row in y]
+@functools.lru_cache(maxsize=256)
+def _categories(labels: tuple) -> list[str]:
+    return _distinct(labels)
+
+
+def _distinct(labels) -> list[str]:
+    seen: dict[str, int] = {}
+    names = []
+    for label in labels:
+        text = str(label)
+        names.append(text + "\u200b" * seen.get(text, 0))
+        seen[text] = seen.get(text, 0) + 1
+    return names
+
+
+def category_ticks(ticks: dict, labels: list) -> dict:
+    """An axis of a heatmap trace: categories, its ticks (positions chosen by
+    tick_labels or labelled_x) given as the categories they fall on."""
+    names = categories(labels)
+    return {**ticks, "type": "category", "tickvals": [names[i] for i in ticks["tickvals"]]}
 
 
 def cell_range(count: int, reversed_: bool = False) -> list[float]:
@@ -252,17 +271,23 @@ def figure(chart, data: dict) -> dict:
     masked = mask is not None and any(any(row) for row in mask)
     if masked:
         shapes += masked_key(str(data.get("mask_label") or "masked"))
+    # Data that gives a mask keeps the key's room even when no cell is masked, so the
+    # matrix stays put as the mask comes and goes (and the click is a relayout of the
+    # picture and shapes, where a changed margin has Plotly lay the whole figure out).
+    keyed = mask is not None
     as_picture = len(x) * len(y) <= PICTURE_CELLS
-    rows = ticks(y, (chart.height - 72 - (24 if masked else 0)) / len(y))
+    rows = ticks(y, (chart.height - 72 - (24 if keyed else 0)) / len(y))
     left = left_margin(rows["ticktext"], chart.y_title)
     right = 16 if as_picture else COLORBAR_MARGIN
     # The room of a column on a phone; square cells may make the plot narrower still.
     room = (PHONE_CHART - left - right) / len(x)
     columns, bottom = labelled_x(x, room, chart.x_title)
     if as_picture:
-        room = min(room, (chart.height - bottom - (40 if masked else 16)) / len(y))
+        room = min(room, (chart.height - bottom - (40 if keyed else 16)) / len(y))
         columns, bottom = labelled_x(x, room, chart.x_title)
         rows = ticks(y, room)
+    else:  # a heatmap trace, on category axes
+        columns, rows = category_ticks(columns, x), category_ticks(rows, y)
     layout = base_layout(
         chart,
         xaxis=axis(chart.x_title, **columns, range=cell_range(len(x)),
@@ -272,7 +297,7 @@ def figure(chart, data: dict) -> dict:
         shapes=shapes,
     )
     layout["margin"].update(l=left, r=right, b=bottom)
-    if masked:
+    if keyed:
         layout["margin"]["t"] = 40
     if not as_picture:
         # Too many cells to print their values: a colour bar says what the colours mean.

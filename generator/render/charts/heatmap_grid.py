@@ -14,8 +14,8 @@ import textwrap
 
 from .common import ACCENT, Issue, axis, base_layout, empty_trace, index_problem, issues, labelled_x, \
     labels_problem, matrix_problem, picture, table as data_table, theme_colour
-from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
-    row_outline, table_rows, ticks, trace, unmasked
+from .heatmap import PICTURE_CELLS, category_ticks, cell_range, colour_range, mask_problem, masked_key, \
+    matrix_svg, range_issues, row_outline, table_rows, ticks, trace, unmasked
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -124,13 +124,16 @@ def figure(chart, data: dict) -> dict:
         font = {"size": 13 if room >= 19 else 11}
         columns_ticks, bottom_needed = labelled_x(x, room if as_pictures else _PHONE_WIDTH / columns / len(x),
                                                   chart.x_title, size=font["size"])
+        rows_ticks = ticks(y, room, font["size"])
+        if not as_pictures:  # heatmap traces, on category axes
+            columns_ticks, rows_ticks = category_ticks(columns_ticks, x), category_ticks(rows_ticks, y)
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
                                       domain=[left, right], tickfont=font, **columns_ticks,
                                       showticklabels=row == rows - 1, showgrid=False,
                                       range=cell_range(len(x)), anchor=f"y{suffix}",
                                       **({"constrain": "domain"} if as_pictures else {}))
         axes[f"yaxis{suffix}"] = axis(chart.y_title if column == 0 else "", domain=[bottom, top],
-                                      **ticks(y, room, font["size"]), tickfont=font, showticklabels=column == 0,
+                                      **rows_ticks, tickfont=font, showticklabels=column == 0,
                                       showgrid=False,
                                       range=cell_range(len(y), True), anchor=f"x{suffix}",
                                       # Square cells, as a picture's printed values are not to be stretched.

@@ -356,8 +356,9 @@
     var head = table.tHead || table.createTHead();
     head.replaceChildren(row(spec.columns, true, false));
     var body = table.tBodies[0] || table.createTBody();
-    body.replaceChildren.apply(body, spec.rows.map(function (cells, i) {
-      return row(cells, false, i === spec.highlight);
+    // Each row's header comes apart from its cells (kinds/explainer/payload.py).
+    body.replaceChildren.apply(body, spec.headers.map(function (header, i) {
+      return row([header].concat(spec.cells[i]), false, i === spec.highlight);
     }));
   }
 
