@@ -252,13 +252,13 @@ def _several_series(series: list[list], faded: list, horizontal: bool, stacked: 
             end = round(base + value, 9)  # 0.1 + 0.2 is drawn to 0.3
             if stacked:
                 ends[value >= 0][at] = end
-            shapes.append(_box(horizontal, start, start + width, base, end, layer="between",
-                               fillcolor=_FADED if gone else CATEGORICAL[index % len(CATEGORICAL)],
-                               line={"color": MARK, "width": 1}))
+            bar = _box(horizontal, start, start + width, base, end, layer="between",
+                       fillcolor=_FADED if gone else CATEGORICAL[index % len(CATEGORICAL)],
+                       line={"color": MARK, "width": 1})
+            shapes.append(bar)
             pattern = "/" if gone else _PATTERNS[index % len(_PATTERNS)]
             if pattern and value:
-                box = (start, start + width, base, end)
-                hatched.append((pattern, (box[2], box[3], box[0], box[1]) if horizontal else box))
+                hatched.append((pattern, (bar["x0"], bar["x1"], bar["y0"], bar["y1"])))
     return shapes, hatched
 
 

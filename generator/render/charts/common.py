@@ -147,6 +147,11 @@ def grey(colour: str, share: float = 0.6) -> str:
     return "#" + "".join(f"{int(c + (0x9e - c) * share + 0.5):02x}" for c in _rgb(colour))
 
 
+def see_through(colour: str, alpha: float) -> str:
+    """A '#rrggbb' colour as rgba with the given opacity."""
+    return "rgba({}, {}, {}, {:g})".format(*_rgb(colour), alpha)
+
+
 def empty_trace(**extra) -> dict:
     """A trace with nothing in it: it gives Plotly the axes for a chart drawn with
     shapes and pictures."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .common import ACCENT, PHONE_CHART, Issue, axis, base_layout, empty_trace, issues, table as data_table, \
-    text_width, theme_colour, widest
+from .common import ACCENT, PHONE_CHART, Issue, axis, base_layout, empty_trace, issues, see_through, \
+    table as data_table, text_width, theme_colour, widest
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -31,7 +31,7 @@ _TEXT = theme_colour("text")
 _FADED = theme_colour("grid")
 # The accent, see-through: the label's own colour (dark on a light page, light on a
 # dark one) reads on it either way, so labels need not change with the highlight.
-_TINT = "rgba({}, {}, {}, 0.3)".format(*(int(ACCENT[i:i + 2], 16) for i in (1, 3, 5)))
+_TINT = see_through(ACCENT, 0.3)
 _MARGIN = 0.12  # between a box and its cell's edge, in cells
 _FONT = 12
 

@@ -188,9 +188,7 @@ def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -
         # Plotly's number formats write a hyphen and take no minus sign from any
         # locale, so a signed matrix's hover label reads its value as the table does:
         # the same strings, from the same values (the page then stores each row once).
-        spec["text"] = [number_cells(row) if mask is None or not any(mask_row) else  # a masked cell (a gap) has no text
-                        ["" if m else c for c, m in zip(number_cells(row), mask_row)]
-                        for row, mask_row in zip(z, mask if mask is not None else z)]
+        spec["text"] = cell_texts(z, mask, "")  # a masked cell (a gap) has no text
         spec["hovertemplate"] = "%{y} → %{x}: %{text}<extra></extra>"
     return spec
 
@@ -366,14 +364,20 @@ def _mask_svg(mask) -> str:
             f"preserveAspectRatio='none'>{_HATCH}{cells}</svg>")
 
 
-def table_rows(z, mask, row_names, masked: str) -> list[list[str]]:
+def cell_texts(z, mask, masked: str) -> list[list[str]]:
+    """A matrix's values as the table writes them, row by row, masked cells as `masked`;
+    a row with nothing masked is number_cells' own (shared) list."""
     rows = []
-    for index, (name, row) in enumerate(zip(row_names, z)):
+    for index, row in enumerate(z):
         cells = number_cells(row)
         if mask is not None and any(mask[index]):
             cells = [masked if m else c for c, m in zip(cells, mask[index])]
-        rows.append([str(name)] + cells)
+        rows.append(cells)
     return rows
+
+
+def table_rows(z, mask, row_names, masked: str) -> list[list[str]]:
+    return [[str(name)] + cells for name, cells in zip(row_names, cell_texts(z, mask, masked))]
 
 
 def table(chart, data: dict, labels: dict) -> dict:

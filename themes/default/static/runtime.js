@@ -22,7 +22,7 @@
       return holdsObjects(array) ? array : share(array);
     }
     if (node && typeof node === "object") {
-      if (typeof node.$ === "number" && Object.keys(node).length === 1) return pooled(node.$);
+      if (isReference(node)) return pooled(node.$);
       var out = {};
       for (var key in node) out[key] = resolve(node[key]);
       return out;
@@ -300,8 +300,11 @@
     return count;
   }
   function isRecord(node) {
-    return !!node && typeof node === "object" && !Array.isArray(node) && !(typeof node.$ === "number" &&
-      Object.keys(node).length === 1);
+    return !!node && typeof node === "object" && !Array.isArray(node) && !isReference(node);
+  }
+  // {"$": i}: an array of the pool, stored once and referenced.
+  function isReference(node) {
+    return typeof node.$ === "number" && Object.keys(node).length === 1;
   }
   var texts = typeof WeakMap === "function" ? new WeakMap() : null;
   function text(node) {
