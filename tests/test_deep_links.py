@@ -159,6 +159,21 @@ def test_a_burst_of_clicks_writes_the_address_once(offline_page, explainer):
     assert offline_page.errors == []
 
 
+def test_a_pending_write_never_undoes_an_address_the_reader_changed(offline_page, explainer):
+    """A click schedules an address write; if the reader changes the address before it
+    runs (and before its hashchange arrives), the write must not put the old state back."""
+    page = open_page(offline_page, explainer)
+    click(step(page, "Multiple Heads"), "Heads", "2")
+    # The address changes without a hashchange yet: the event is what is still on the way.
+    page.evaluate("history.replaceState(null, '', '#s2=heads:8')")
+    page.wait_for_timeout(400)  # past the write's 250 ms pause
+    assert fragment(page) == "#s2=heads:8"
+    page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))")
+    page.wait_for_function("explainerRuntime.steps[1].key !== explainerRuntime.steps[1].spec.default")
+    assert pressed(step(page, "Multiple Heads"), "Heads") == "8"
+    assert offline_page.errors == []
+
+
 GARBAGE = [
     "#garbage", "#s3=head:99,query:nobody", "#s99=query:cat", "#%E0%A4%A", "#s3=%E0%A4%A:%ZZ",
     "#s3=", "#&&==&", "#s1=query", "#s1=query:cat:cat", "#step-999&s2=heads:three",

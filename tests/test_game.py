@@ -450,10 +450,26 @@ def test_a_deep_link_to_a_round_and_its_spotlight_survives_reload(game, offline_
     assert word_button(region, states, 2, states.candidates[-1]).get_attribute("aria-pressed") == "true"
     # A stale or unknown spotlight falls back to the round's empty one.
     page.goto(f"{url}#round-2&spotlight=nonsense")
-    page.wait_for_function("window.gameRuntime")
     region = page.get_by_role("region", name="Reference", exact=True)
-    assert region.is_visible() and readout(region, "Words in the spotlight") == "0"
+    region.wait_for(state="visible")  # a same-document jump: its hashchange runs after goto returns
+    assert readout(region, "Words in the spotlight") == "0"
     assert offline_page.blocked == [] and offline_page.errors == []
+
+
+def test_a_pending_address_write_never_undoes_an_address_the_reader_changed(game, offline_page):
+    _, rounds, out = game
+    states = rounds[3]
+    url = (out / SLUG / "index.html").as_uri()
+    page = open_game(offline_page, f"{url}#round-4")
+    region = page.get_by_role("region", name="Three heads", exact=True)
+    word_button(region, states, 2, states.candidates[-1]).click()  # schedules a write of round 4
+    # The address changes before that write runs and before its hashchange arrives.
+    page.evaluate("history.replaceState(null, '', '#round-2')")
+    page.wait_for_timeout(400)  # past the write's 250 ms pause
+    assert page.evaluate("location.hash") == "#round-2"
+    page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))")
+    page.get_by_role("region", name="Reference", exact=True).wait_for(state="visible")
+    assert offline_page.errors == []
 
 
 BLOCK_STORAGE = """

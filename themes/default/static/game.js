@@ -212,6 +212,9 @@
   // The address follows the reader once they pause (replaceState, so the Back
   // button is not filled with every click); leaving the page writes it at once.
   var pending = null;
+  // The address as this page last read or wrote it. When it differs, the reader (or a
+  // link, or Back) changed it and its hashchange is on the way: a write would undo it.
+  var known = location.hash;
   function writeSoon() {
     updateLinks();
     if (pending !== null) clearTimeout(pending);
@@ -221,14 +224,17 @@
     if (pending === null) return;
     clearTimeout(pending);
     pending = null;
+    if (location.hash !== known) return;
     var url = withFragment(location.href, fragment());
     if (url === location.href) return;
     try { history.replaceState(history.state, "", url); } catch (err) { /* some sandboxed frames refuse */ }
+    known = location.hash;
   }
   window.addEventListener("pagehide", flush);
   document.addEventListener("visibilitychange", flush);
   document.addEventListener("explainer:state", writeSoon);
   window.addEventListener("hashchange", function () {
+    known = location.hash;
     if (location.hash !== "#" + fragment()) apply(location.hash);
   });
 

@@ -120,6 +120,9 @@
     return url.split("#")[0] + (fragment ? "#" + fragment : "");
   }
 
+  // The address as this page last read or wrote it (see flushWrite).
+  var known = location.hash;
+
   function writeFragment() {
     var fragment = pageFragment();
     var url = withFragment(location.href, fragment);
@@ -131,6 +134,7 @@
         // Some sandboxed frames refuse address changes; the page works on without them.
       }
     }
+    known = location.hash;
     updateStateLinks();
   }
 
@@ -154,6 +158,9 @@
     if (pendingWrite === null) return;
     clearTimeout(pendingWrite);
     pendingWrite = null;
+    // The address changed under the page (the reader edited it, a link, Back) and its
+    // hashchange is on the way: writing now would undo it.
+    if (location.hash !== known) return;
     writeFragment();
   }
   // Leaving, hiding or reloading the page keeps the last choice in the address.
@@ -168,6 +175,7 @@
   });
 
   window.addEventListener("hashchange", function () {
+    known = location.hash;
     var parsed = parseFragment(location.hash);
     scrollTarget = parsed.target;
     if (parsed.hasStates) {
