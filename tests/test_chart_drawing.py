@@ -46,8 +46,8 @@ def wait_drawn(page, index):
                            arg=index)
 
 
-# A matrix too large to be a picture (a heatmap trace) whose values change with the
-# control while its labels do not.
+# A grid of matrices too large to be pictures (heatmap traces) whose values change with
+# the control while their labels do not.
 CHANGING_MATRIX = """
 import numpy as np
 
@@ -58,7 +58,8 @@ def runs(flips):
     p = 0.5 ** np.arange(1, 4) * flips / 3
     z = (np.arange(441).reshape(21, 21) % 7 / 7 * flips / 3).tolist()
     return {"values": {"flips": flips, "probability": float(p[flips - 1]), "outcomes": 2 ** flips},
-            "chart": {"x": [f"k{i}" for i in range(21)], "y": [f"q{i}" for i in range(21)], "z": z}}
+            "chart": {"x": [f"k{i}" for i in range(21)], "y": [f"q{i}" for i in range(21)], "z": [z, z],
+                      "titles": ["one", "two"]}}
 """
 
 
@@ -69,7 +70,7 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, of
 
     step = (FIXTURES / "tiny" / "content" / "coin-flips" / "steps" / "01-runs.md").read_text()
     content = tmp_site({"coin-flips/model.py": CHANGING_MATRIX,
-                        "coin-flips/steps/01-runs.md": step.replace('kind = "bar"', 'kind = "heatmap"')})
+                        "coin-flips/steps/01-runs.md": step.replace('kind = "bar"', 'kind = "heatmap_grid"')})
     build(content, tmp_path / "out", THEMES)
     page = offline_page.page
     page.goto((tmp_path / "out" / "coin-flips" / "index.html").as_uri())

@@ -24,6 +24,7 @@ from generator.load.content import load_site
 from generator.render import charts
 
 from .conftest import FIXTURES, ROOT, THEME_NAMES, THEMES, built_pages, draw_every_chart
+from .pictures import png_pixels
 
 CONTENT = FIXTURES / "charts" / "content"
 EXPECTED = FIXTURES / "charts" / "expected" / "figures.json"
@@ -361,13 +362,38 @@ def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browse
             "button", name=control.button.replace("{value}", str(other)), exact=True).click()
         page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
                                arg=index)
-        if step.step.chart.kind != "heatmap" or len(default_state(step).chart["z"]) * len(
-                default_state(step).chart["z"][0]) <= 400:
-            assert chart.evaluate(ranges) == before, f"{step.step.compute}: an axis moved"
+        assert chart.evaluate(ranges) == before, f"{step.step.compute}: an axis moved"
         key = page.evaluate("i => window.explainerRuntime.steps[i].key", index)
         section.get_by_text(site.config.labels["show_data"], exact=True).click()
         shown = section.get_by_role("table").evaluate("t => [...t.tBodies[0].rows].map(r => r.cells[1].textContent)")
         assert shown == [row[1] for row in step.tables(site.config.labels)[0][key]["rows"]]
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("compute, cell", [("large", (7, 20)), ("masked", (1, 4)), ("masked", (4, 2))])
+def test_hovering_a_matrix_cell_names_it_as_its_table_does(fixture_default, browser, fixture_steps, compute, cell):
+    """A matrix drawn as a picture has no trace for Plotly to hover: the runtime names
+    the cell under the pointer, its row, column and value (or "masked"), from the table."""
+    site, steps = fixture_steps
+    index, step = next((i, s) for i, s in enumerate(steps) if s.step.compute == compute)
+    table = step.tables(site.config.labels)[0][step.default_key]
+    row, column = cell
+    context, page, errors = open_chart_page(browser, fixture_default)
+    section = page.get_by_role("region", name=step.step.title, exact=True)
+    section.scroll_into_view_if_needed()
+    picture = section.locator("[data-chart] .imagelayer image").first.bounding_box()
+    rows, columns = len(table["rows"]), len(table["columns"]) - 1
+    page.mouse.move(picture["x"] + (column + 0.5) / columns * picture["width"],
+                    picture["y"] + (row + 0.5) / rows * picture["height"])
+    label = section.locator(".cell-hover")
+    label.wait_for(state="visible")
+    expected = f"{table['rows'][row][0]} → {table['columns'][column + 1]}: {table['rows'][row][column + 1]}"
+    assert label.inner_text() == expected
+    assert label.get_attribute("aria-hidden") is None and section.locator("[data-chart]").get_attribute(
+        "aria-hidden") == "true", "for the eye only: the table is the chart's text"
+    page.mouse.move(picture["x"] - 40, picture["y"] - 40)  # off the cells
+    label.wait_for(state="hidden")
     assert errors == []
     context.close()
 
@@ -484,7 +510,7 @@ def test_every_step_by_keyboard(fixture_site, browser, fixture_steps):
 def test_every_kind_has_a_still_drawing_before_plotly_arrives(fixture_steps):
     """The poster (render/poster.py) of each step's first state: arrows and arrowheads as
     paths, stacked bars on each other, signed matrices in the diverging scale."""
-    from generator.render.charts.common import diverging_colour
+    from generator.render.charts.common import diverging_colour, levelled
     from generator.render.poster import poster
 
     _, steps = fixture_steps
@@ -494,13 +520,9 @@ def test_every_kind_has_a_still_drawing_before_plotly_arrives(fixture_steps):
     assert drawings["diagram"].count("<path") == 10, "five arrows, each with its head"
     step = step_named(steps, "large")
     z = default_state(step).chart["z"]
-    # A large matrix is one image of a pixel per cell (render/poster.py _raster).
-    import base64
-    import struct
-    import zlib
-    png = base64.b64decode(re.search(r'href="data:image/png;base64,([^"]+)"', drawings["large"]).group(1))
-    start = png.index(b"IDAT")
-    pixels = zlib.decompress(png[start + 4:start + 4 + struct.unpack(">I", png[start - 4:start])[0]])
-    assert pixels[1:4].hex() == diverging_colour((z[0][0] + 1) / 2)[1:]  # z_range = [-1, 1]
+    # A large matrix is one picture of a pixel per cell (charts/heatmap.py raster_picture).
+    pixels = png_pixels(re.search(r'href="(data:image/png;base64,[^"]+)"', drawings["large"]).group(1))
+    assert pixels[0][0] == diverging_colour(levelled((z[0][0] + 1) / 2))  # z_range = [-1, 1]
+    assert len(pixels) == len(z) and len(pixels[0]) == len(z[0])
     heights = [float(h) for h in re.findall(r'<rect [^>]*y="([\d.]+)%"', drawings["stacked"])]
     assert len(set(heights)) > 2, "each series starts where the one below it ends"

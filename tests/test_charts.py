@@ -13,6 +13,7 @@ from generator.kinds.explainer.content import Chart
 from generator.load.schema import LABELS
 
 from .conftest import THEMES
+from .pictures import png_pixels
 
 WORDS = {name: option.default for name, option in LABELS.items()}
 
@@ -161,16 +162,38 @@ def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     assert figure["data"] == [{"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}]
 
 
-def test_a_large_matrix_is_a_heatmap_trace():
+def test_a_large_matrix_is_a_picture_of_a_pixel_per_cell_with_a_colour_bar():
     from generator.render.charts import heatmap
+    from generator.render.charts.common import colour_key, levelled, sequential_colour
     from generator.render.charts.heatmap import PICTURE_CELLS
 
     assert f"up to {PICTURE_CELLS} cells" in heatmap.__doc__, "the authoring guide states the limit"
-
     side = int(PICTURE_CELLS ** 0.5) + 1
     names = [str(i) for i in range(side)]
-    figure = charts.get("heatmap").figure(chart(), {"z": [[0.5] * side] * side, "x": names, "y": names})
-    assert figure["data"][0]["type"] == "heatmap" and "images" not in figure["layout"]
+    z = [[(i * side + j) / side ** 2 for j in range(side)] for i in range(side)]
+    mask = [[j > i for j in range(side)] for i in range(side)]
+    figure = charts.get("heatmap").figure(chart(), {"z": z, "x": names, "y": names, "mask": mask})
+    assert figure["data"] == [colour_key([0, 1], "sequential")], "a trace that never changes: the colour bar"
+    assert figure["layout"]["meta"] == heatmap.CELL_HOVER, "the runtime hovers the cells from the table"
+    cells, hatch = figure["layout"]["images"]
+    assert (cells["x"], cells["y"], cells["sizex"], cells["sizey"]) == (-0.5, -0.5, side, side)
+    pixels = png_pixels(cells["source"])
+    assert pixels == [[None if mask[i][j] else sequential_colour(levelled(z[i][j])) for j in range(side)]
+                      for i in range(side)], "each cell its colour on the scale; masked cells clear"
+    assert hatch["source"].startswith("data:image/svg+xml,"), "masked cells hatched under the clear ones"
+    # Another matrix of the same size and range: the same figure but for the picture.
+    other = charts.get("heatmap").figure(chart(), {"z": [row[::-1] for row in z], "x": names, "y": names,
+                                                   "mask": mask})
+    assert other["data"] == figure["data"]
+    assert {k: v for k, v in other["layout"].items() if k != "images"} == \
+        {k: v for k, v in figure["layout"].items() if k != "images"}
+
+
+def test_levelled_keeps_a_scale_to_256_steps():
+    from generator.render.charts.common import levelled
+
+    assert levelled(-0.5) == 0 and levelled(1.5) == 1 and levelled(0.5) == 128 / 255
+    assert len({levelled(i / 10000) for i in range(10001)}) == 256
 
 
 def test_sequential_colours_follow_the_scale_between_its_stops():
@@ -436,21 +459,14 @@ def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
     assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"
 
 
-def test_a_large_matrix_is_a_trace_on_category_axes_named_by_its_labels():
-    """Hover labels name a cell by its row and column, read from the axes: no name is
-    stored per cell. Two rows both labelled "the" stay two rows."""
+def test_the_hover_of_a_matrix_picture_reads_as_its_table():
+    """The runtime names a hovered cell from the table: its row and column headers are
+    the matrix's labels, so two rows both labelled "the" stay two rows."""
     words = ["the", "cat", "sat", "on", "the", "mat"] * 4
-    data = {"z": [[0.5] * 24 for _ in words], "x": words, "y": words}
-    figure = charts.get("heatmap").figure(charts.resolved(chart(kind="heatmap"), [data]), data)
-    [trace] = figure["data"]
-    assert trace["type"] == "heatmap" and "customdata" not in trace
-    assert len(set(trace["x"])) == 24 and [name.rstrip("\u200b") for name in trace["x"]] == words
-    assert trace["hovertemplate"].startswith("%{y} → %{x}")
-    layout = figure["layout"]
-    assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"
-    assert set(layout["xaxis"]["tickvals"]) <= set(trace["x"]) and set(layout["yaxis"]["tickvals"]) <= set(trace["y"])
-    signed = {**data, "z": [[-0.5] * 24 for _ in words]}
-    table = charts.get("heatmap").table(chart(kind="heatmap"), signed, WORDS)
-    text = charts.get("heatmap").figure(charts.resolved(chart(kind="heatmap", scale="diverging"), [signed]),
-                                        signed)["data"][0]["text"]
-    assert text == [row[1:] for row in table["rows"]], "hover labels read as the table does, the same strings"
+    data = {"z": [[-0.5 + j / 48 for j in range(24)] for _ in words], "x": words, "y": words}
+    kind = charts.get("heatmap")
+    figure = kind.figure(charts.resolved(chart(kind="heatmap", scale="diverging"), [data]), data)
+    assert "customdata" not in figure["data"][0] and "text" not in figure["data"][0], "no name or text per cell"
+    table = kind.table(chart(kind="heatmap"), data, WORDS)
+    assert table["columns"][1:] == words and [row[0] for row in table["rows"]] == words
+    assert table["rows"][0][1] == "−0.50", "a signed value with the minus sign, as the table writes it"

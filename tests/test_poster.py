@@ -9,6 +9,7 @@ import pytest
 from generator.render.poster import poster
 
 from .conftest import draw_every_chart, rendered_pages
+from .pictures import png_pixels
 
 
 def _figure(data, **layout):
@@ -54,11 +55,7 @@ def test_heatmap_cells_print_their_values_and_cells_past_the_axes_are_left_out()
 
 
 def test_a_large_matrix_without_values_is_one_image_of_a_pixel_per_cell():
-    import base64
-    import struct
-    import zlib
-
-    from generator.render.charts.common import sequential_colour
+    from generator.render.charts.common import levelled, sequential_colour
 
     size = 12
     z = [[(i * size + j) / (size * size - 1) for j in range(size)] for i in range(size)]
@@ -68,15 +65,22 @@ def test_a_large_matrix_without_values_is_one_image_of_a_pixel_per_cell():
                      xaxis={"range": [-0.5, size - 0.5]}, yaxis={"range": [size - 0.5, -0.5]})
     html = poster(figure)
     assert "<rect " not in html and html.count("<image ") == 1
-    png = base64.b64decode(re.search(r'href="data:image/png;base64,([^"]+)"', html).group(1))
-    assert struct.unpack(">II", png[16:24]) == (size, size)
-    start = png.index(b"IDAT")
-    pixels = zlib.decompress(png[start + 4:start + 4 + struct.unpack(">I", png[start - 4:start])[0]])
-    row = pixels[:1 + 4 * size]
-    assert row[1:5].hex() == sequential_colour(0.0)[1:] + "ff"
-    assert row[5:9] == b"\0\0\0\0", "a masked cell is clear"
-    last = pixels[-4:]
-    assert last.hex() == sequential_colour(1.0)[1:] + "ff"
+    assert "image-rendering:pixelated" in html, "sharp cell edges"
+    pixels = png_pixels(re.search(r'href="(data:image/png;base64,[^"]+)"', html).group(1))
+    assert pixels == [[None if v is None else sequential_colour(levelled(v)) for v in row] for row in z]
+    assert pixels[0][0] == sequential_colour(0.0) and pixels[0][1] is None, "a masked cell is clear"
+    assert pixels[-1][-1] == sequential_colour(1.0)
+
+
+def test_a_matrix_picture_of_the_page_is_drawn_sharp():
+    from generator.render.charts.common import placed, png_uri
+
+    source = png_uri([[0.0, 1.0]], lambda v: "#000000" if v else "#ffffff")
+    figure = _figure([{"type": "scatter", "x": [], "y": []}], xaxis={"range": [-0.5, 1.5]},
+                     yaxis={"range": [0.5, -0.5]})
+    figure["layout"]["images"] = [placed(source, -0.5, -0.5, 2, 1)]
+    html = poster(figure)
+    assert re.search(r'<image href="data:image/png;[^"]+"[^>]*style="image-rendering:pixelated"', html)
 
 
 def test_labels_plotly_turns_are_turned_and_the_titles_clear_them():

@@ -14,14 +14,11 @@ light, dark and print like the chart.
 """
 from __future__ import annotations
 
-import base64
 import math
-import struct
-import zlib
 import re
 from html import escape
 
-from .charts.common import DIVERGING, diverging_colour, ink_on, label_depth, sequential_colour
+from .charts.common import DIVERGING, diverging_colour, ink_on, label_depth, levelled, png_uri, sequential_colour
 
 _FONT = 13
 _TICK_GAP = 6  # px between an axis and its tick labels
@@ -308,8 +305,10 @@ def _image(image: dict, plot: _Plot) -> str:
     height = abs(plot.py(image["y"] - image["sizey"]) - y) if plot.y.high > plot.y.low \
         else abs(plot.py(image["y"] + image["sizey"]) - y)
     top = y if image.get("yanchor", "top") == "top" else y - height
+    # A matrix's PNG (a pixel per cell) keeps sharp cell edges, as on the page.
+    sharp = ' style="image-rendering:pixelated"' if image["source"].startswith("data:image/png") else ""
     return (f'<image href="{escape(image["source"])}" x="{x:.3f}%" y="{top:.3f}%" width="{width:.3f}%" '
-            f'height="{height:.3f}%" preserveAspectRatio="none"/>')
+            f'height="{height:.3f}%" preserveAspectRatio="none"{sharp}/>')
 
 
 def _heatmap(trace: dict, plot: _Plot) -> str:
@@ -332,7 +331,7 @@ def _heatmap(trace: dict, plot: _Plot) -> str:
     if not show_text and len(xs) * len(ys) > _RASTER_CELLS and list(xs) == list(range(len(xs))) \
             and list(ys) == list(range(len(ys))) and all(_inside(plot.x, x) for x in (xs[0], xs[-1])) \
             and all(_inside(plot.y, y) for y in (ys[0], ys[-1])):
-        return _raster(z, lambda value: shade((float(value) - low) / (high - low)), plot)
+        return _raster(z, lambda value: shade(levelled((float(value) - low) / (high - low))), plot)
     out = []
     for row, y in zip(z, ys):
         for value, x in zip(row, xs):
@@ -358,27 +357,10 @@ _RASTER_CELLS = 100
 def _raster(z, colour_of, plot: _Plot) -> str:
     """The matrix as a PNG of a pixel per cell (masked cells clear), stretched over its
     cells and kept sharp-edged."""
-    rows = []
-    for row in z:
-        line = bytearray(b"\0")  # PNG filter type 0: the row as it is
-        for value in row:
-            line += bytes.fromhex(colour_of(value)[1:7]) + b"\xff" if value is not None else b"\0\0\0\0"
-        rows.append(bytes(line))
     x0, x1 = sorted((plot.px(-0.5), plot.px(len(z[0]) - 0.5)))
     y0, y1 = sorted((plot.py(-0.5), plot.py(len(z) - 0.5)))
     return (f'<image x="{x0:.3f}%" y="{y0:.3f}%" width="{x1 - x0:.3f}%" height="{y1 - y0:.3f}%" '
-            f'preserveAspectRatio="none" style="image-rendering:pixelated" '
-            f'href="data:image/png;base64,{_png(len(z[0]), len(z), b"".join(rows))}"/>')
-
-
-def _png(width: int, height: int, scanlines: bytes) -> str:
-    """A PNG (8-bit RGBA) of the given scanlines, base64-encoded."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(scanlines, 9)) \
-        + chunk(b"IEND", b"")
-    return base64.b64encode(png).decode("ascii")
+            f'preserveAspectRatio="none" style="image-rendering:pixelated" href="{png_uri(z, colour_of)}"/>')
 
 
 def _scatter(trace: dict, plot: _Plot) -> str:

@@ -13,7 +13,7 @@ redo the whole figure (10 to 30 ms). Written labels are the shapes' labels.
 Several series are told apart by colour and by pattern, the patterns (and the
 hatch of faded bars) drawn as one picture over the bars, since a shape takes
 no pattern; a faded bar of one series has a dotted edge. The values are in the
-table; the bars have no hover labels, as matrix pictures have none."""
+table; the bars have no hover labels."""
 from __future__ import annotations
 
 from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 
-from .common import ACCENT, CATEGORICAL, COLORBAR, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colourscale, \
+from .common import ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colour_key, \
     declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, \
     picture, scale_colour, span_of, table as data_table
 
@@ -122,12 +122,10 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
     low, high = span
     if low == high:  # every value the same: shaded as the middle of the scale
         low, high = low - 1, high + 1
-    # The strip is a picture; a trace holding only the scale's two ends, out of view,
-    # carries the colour bar. With a range the same in every state, that trace never
-    # changes, and a new vector changes the picture alone.
-    key = {"type": "heatmap", "z": [[low, high]], "x": [total + 1, total + 2], "y": [0],
-           "zmin": low, "zmax": high, "colorscale": colourscale(chart.scale), "showscale": True, "colorbar": COLORBAR,
-           "hoverinfo": "skip"}
+    # The strip is a picture and a trace out of view carries the colour bar. With a range
+    # the same in every state, that trace never changes, and a new vector changes the
+    # picture alone.
+    key = colour_key((low, high), chart.scale)
     shapes = []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
         left, right = start - 0.5, start + size - 0.5

@@ -2,7 +2,10 @@
 defaults and the cells of the data tables."""
 from __future__ import annotations
 
+import base64
 import math
+import struct
+import zlib
 from dataclasses import dataclass
 
 from ...compute.formats import fixed, is_shared, minus, percent
@@ -162,8 +165,57 @@ def picture(svg: str, left: float, top: float, width: float, height: float) -> d
     """A Plotly layout image of an SVG, stretched over a box in data units (left and
     top edges, width and height), under the data and shapes. Plotly redraws a changed picture
     by itself, where a changed trace has it recompute and redraw the whole figure."""
-    return {"source": _svg_uri(svg), "xref": "x", "yref": "y", "x": left, "y": top, "sizex": width,
+    return placed(_svg_uri(svg), left, top, width, height)
+
+
+def placed(source: str, left: float, top: float, width: float, height: float) -> dict:
+    """A Plotly layout image of a data: URI, stretched over a box in data units, as picture()."""
+    return {"source": source, "xref": "x", "yref": "y", "x": left, "y": top, "sizex": width,
             "sizey": height, "xanchor": "left", "yanchor": "top", "sizing": "stretch", "layer": "below"}
+
+
+def png_uri(z, colour_of) -> str:
+    """A data: URI of a PNG of the matrix `z`, a pixel per cell coloured '#rrggbb' by
+    colour_of(value), cells that are None clear. Drawn pixelated over the cells (the
+    theme's style sheet, and the poster, say so), it is far smaller than a shape or an
+    SVG rectangle per cell, and a new matrix is a new picture, which Plotly swaps alone.
+    Up to 256 colours (as colour_of gives when it keeps to 256 levels of a scale) are a
+    palette of a byte per cell; more, three or four bytes each."""
+    colours = [[None if value is None else colour_of(value) for value in row] for row in z]
+    distinct = sorted({c for row in colours for c in row if c is not None})
+    clear = any(c is None for row in colours for c in row)
+    if len(distinct) + clear <= 256:
+        index = {c: i for i, c in enumerate(distinct)}
+        blank = bytes([len(distinct)])
+        rows = [b"\0" + b"".join(blank if c is None else bytes([index[c]]) for c in row) for row in colours]
+        palette = bytes.fromhex("".join(c[1:7] for c in distinct)) + (b"\0\0\0" if clear else b"")
+        chunks = [(b"PLTE", palette)] + ([(b"tRNS", b"\xff" * len(distinct) + b"\0")] if clear else [])
+        kind = 3
+    else:
+        rows = [b"\0" + b"".join(b"\0\0\0\0" if c is None else bytes.fromhex(c[1:7]) + (b"\xff" if clear else b"")
+                                 for c in row) for row in colours]
+        chunks, kind = [], 6 if clear else 2
+    def chunk(name: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + name + data + struct.pack(">I", zlib.crc32(name + data))
+    header = struct.pack(">IIBBBBB", len(z[0]), len(z), 8, kind, 0, 0, 0)
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + b"".join(chunk(n, d) for n, d in chunks)
+           + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def levelled(fraction: float, levels: int = 256) -> float:
+    """A position along a colour scale kept to one of `levels` steps, as a screen's 8-bit
+    channels show it anyway: a picture then needs no more colours than a palette holds."""
+    return round(min(1.0, max(0.0, fraction)) * (levels - 1)) / (levels - 1)
+
+
+def colour_key(span, scale: str) -> dict:
+    """A trace that only carries the colour bar of a chart drawn as pictures: the scale's
+    two ends, at cells out of view (left of and above any chart's cells, which start at
+    -0.5). The same for every state with the same range, so it never makes Plotly redraw."""
+    low, high = span
+    return {"type": "heatmap", "z": [[low, high]], "x": [-3, -2], "y": [-3], "zmin": low, "zmax": high,
+            "colorscale": colourscale(scale), "showscale": True, "colorbar": COLORBAR, "hoverinfo": "skip"}
 
 
 def _svg_uri(svg: str) -> str:

@@ -9,21 +9,22 @@ declared in the chart's options or worked out by the build over every state,
 so a colour means the same value whatever the reader chooses.
 
 A matrix of up to 400 cells (20 × 20) is drawn as one picture of its cells and
-printed values on square cells, without hover labels: choosing another matrix
-then redraws just that picture, in a millisecond or two, where a heatmap trace
-would have Plotly recompute and redraw the whole figure. A larger matrix, whose
-printed values would be too small to read, is a Plotly heatmap trace with a
-colour bar (and its masked cells a picture under it), on category axes: its
-hover label names a cell by its row and column labels, read from the axes.
-Either way the step's data table lists every value.
+printed values on square cells. A larger matrix, whose printed values would be too
+small to read, is a picture of a pixel per cell, drawn with sharp edges, beside a
+colour bar (masked cells are clear in it, over a hatched picture of them). Either
+way, choosing another matrix redraws just that picture, in a millisecond or two,
+where a heatmap trace would have Plotly recompute and redraw the whole figure (30 to
+90 ms for 32 × 32 to 48 × 48 cells). Pointing at a cell shows its row, column and
+value, as the step's data table writes them: the page reads them from the table,
+which lists every value.
 """
 from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
-    base_layout, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
-    labels_problem, matrix_problem, minus, number_cells, outward, picture, rounded, scale_colour, span_of, \
+from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
+    base_layout, colour_key, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
+    labels_problem, matrix_problem, minus, number_cells, levelled, outward, picture, placed, png_uri, rounded, scale_colour, span_of, \
     table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
 from ...compute.formats import is_shared
 
@@ -284,8 +285,6 @@ def figure(chart, data: dict) -> dict:
         room = min(room, (chart.height - bottom - (40 if keyed else 16)) / len(y))
         columns, bottom = labelled_x(x, room, chart.x_title)
         rows = ticks(y, room)
-    else:  # a heatmap trace, on category axes
-        columns, rows = category_ticks(columns, x), category_ticks(rows, y)
     layout = base_layout(
         chart,
         xaxis=axis(chart.x_title, **columns, range=cell_range(len(x)),
@@ -293,19 +292,48 @@ def figure(chart, data: dict) -> dict:
         yaxis=axis(chart.y_title, **rows, range=cell_range(len(y), True),
                    **(_SQUARE_Y if as_picture else {"showgrid": False})),
         shapes=shapes,
+        # The runtime names the cell under the pointer from the step's table (see CELL_HOVER).
+        meta=CELL_HOVER,
     )
     layout["margin"].update(l=left, r=right, b=bottom)
     if keyed:
         layout["margin"]["t"] = 40
-    if not as_picture:
-        # Too many cells to print their values: a colour bar says what the colours mean.
-        if masked:
-            layout["images"] = [picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y))]
-        return {"data": [trace(z, x, y, span, chart.scale, mask, written=False, showscale=True,
-                               colorbar=COLORBAR)], "layout": layout}
-    # No colour bar: every cell has its value written in it (as in heatmap_grid).
-    layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
-    return {"data": [empty_trace()], "layout": layout}
+    if as_picture:
+        # No colour bar: every cell has its value written in it (as in heatmap_grid).
+        layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
+        return {"data": [empty_trace()], "layout": layout}
+    # Too many cells to print their values: a pixel per cell, and a colour bar that says
+    # what the colours mean. Masked cells are clear in the picture, hatched by one under it.
+    layout["images"] = [raster_picture(z, span, chart.scale, mask)]
+    if masked:
+        layout["images"].append(picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y)))
+    return {"data": [colour_key(span, chart.scale)], "layout": layout}
+
+
+# A matrix drawn as a picture has no trace for Plotly to hover: the runtime shows the
+# row, column and value under the pointer itself, read from the step's data table (the
+# same strings), for the charts whose layout carries this.
+CELL_HOVER = {"hover": "table cells"}
+
+
+def raster_picture(z, span, scale: str, mask=None) -> dict:
+    """A large matrix as a picture of a pixel per cell (masked cells clear)."""
+    low, high = span
+    values = z if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
+                                     for row, mask_row in zip(z, mask)]
+    return placed(_png_of(_frozen(values), low, high, scale), -0.5, -0.5, len(z[0]), len(z))
+
+
+def _frozen(values) -> tuple | list:
+    try:
+        return tuple(map(tuple, values))
+    except TypeError:
+        return values
+
+
+@functools.lru_cache(maxsize=256)
+def _png_of(values, low: float, high: float, scale: str) -> str:
+    return png_uri(values, lambda value: scale_colour(scale, levelled((value - low) / (high - low))))
 
 
 # Square cells keep the picture's printed values from being stretched; the plot

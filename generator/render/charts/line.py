@@ -9,7 +9,7 @@ no points, or one per series for the legend), so a click that changes them is a
 Plotly.relayout of the shapes, a few ms, where changed traces have Plotly redo
 the whole figure (10 to 30 ms). Points are marked while there are few of them
 (a circle each costs a shape to draw). The values are in the table; the lines
-have no hover labels, as matrix pictures have none."""
+have no hover labels."""
 from __future__ import annotations
 
 from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, is_number, issues, \

@@ -103,7 +103,50 @@
     this.drawn = null;     // the key of the state the chart shows
     this.plotted = false;  // Plotly has set the chart up (with its config)
     this.colours = null;   // theme colours looked up for this chart, by custom property
+    this.cells = null;     // the table of the state shown, for hoverCells: {key, table}
+    this.hoverCells();
   }
+
+  // A matrix drawn as a picture (charts/heatmap.py, CELL_HOVER in its layout's meta) has
+  // no trace for Plotly to hover: the row, column and value under the pointer are read
+  // from the step's data table, the same strings, into a label of the page's own.
+  Chart.prototype.hoverCells = function () {
+    var chart = this, element = this.element, label = null;
+    function hide() { if (label && !label.hidden) label.hidden = true; }
+    element.addEventListener("mouseleave", hide);
+    element.addEventListener("mousemove", function (event) {
+      var full = element._fullLayout, table = chart.table();
+      var x = full && full.xaxis, y = full && full.yaxis;
+      if (!table || !x || !y || !(element.layout && element.layout.meta && element.layout.meta.hover)) return hide();
+      var box = element.getBoundingClientRect();
+      var px = event.clientX - box.left - x._offset, py = event.clientY - box.top - y._offset;
+      var column = Math.round(x.p2l(px)), row = Math.round(y.p2l(py));
+      var cells = table.cells[row];
+      if (px < 0 || py < 0 || px > x._length || py > y._length || !cells || cells[column] === undefined) return hide();
+      if (!label) {
+        label = document.createElement("div");
+        label.className = "cell-hover";
+        element.appendChild(label);
+      }
+      label.textContent = table.headers[row] + " \u2192 " + table.columns[column + 1] + ": " + cells[column];
+      label.hidden = false;
+      // Below and right of the pointer, or left of it where the chart's edge is near.
+      var left = event.clientX - box.left + 14, top = event.clientY - box.top + 14;
+      if (left + label.offsetWidth > box.width) left = Math.max(0, left - 28 - label.offsetWidth);
+      label.style.left = left + "px";
+      label.style.top = top + "px";
+    });
+  };
+
+  // The data table of the state the chart shows (resolved once per state).
+  Chart.prototype.table = function () {
+    if (this.drawn === null) return null;
+    if (!this.cells || this.cells.key !== this.drawn) {
+      var state = this.step.spec.states[this.drawn].charts[this.index];
+      this.cells = { key: this.drawn, table: state.table ? resolve(state.table) : null };
+    }
+    return this.cells.table;
+  };
 
   function Step(section) {
     this.section = section;

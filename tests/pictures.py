@@ -1,0 +1,39 @@
+"""Reading back the PNG pictures the build draws (charts/common.py png_uri), cell by cell."""
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+
+def png_pixels(uri: str) -> list[list[str | None]]:
+    """The pixels of a data: URI PNG as '#rrggbb' (None where clear), row by row. Reads
+    the unfiltered palette and RGB(A) images png_uri writes, and fails on anything else."""
+    png = base64.b64decode(uri.removeprefix("data:image/png;base64,"))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks: dict[bytes, bytes] = {}
+    at = 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        name, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(name + body)
+        chunks[name] = chunks.get(name, b"") + body
+        at += 12 + length
+    width, height, depth, kind = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert depth == 8 and kind in (2, 3, 6)
+    size = {2: 3, 3: 1, 6: 4}[kind]
+    raw = zlib.decompress(chunks[b"IDAT"])
+    assert len(raw) == height * (1 + width * size)
+    palette = chunks.get(b"PLTE", b"")
+    alpha = chunks.get(b"tRNS", b"")
+    rows = []
+    for r in range(height):
+        line = raw[r * (1 + width * size):(r + 1) * (1 + width * size)]
+        assert line[0] == 0, "rows are stored unfiltered"
+        cells = [line[1 + i * size:1 + (i + 1) * size] for i in range(width)]
+        if kind == 3:
+            rows.append([None if i < len(alpha) and alpha[i] == 0 else "#" + palette[3 * i:3 * i + 3].hex()
+                         for (i,) in cells])
+        else:
+            rows.append([None if kind == 6 and c[3] == 0 else "#" + c[:3].hex() for c in cells])
+    return rows
