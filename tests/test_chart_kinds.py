@@ -398,6 +398,42 @@ def test_hovering_a_matrix_cell_names_it_as_its_table_does(fixture_default, brow
     context.close()
 
 
+def row_label(table: dict, row: int) -> str:
+    """What pointing at a row's bar or x shows: its header and value, or its header and a
+    line per column that has a value."""
+    header, *cells = table["rows"][row]
+    if len(cells) == 1:
+        return f"{header}: {cells[0]}"
+    return "\n".join([header] + [f"{name}: {cell}" for name, cell in zip(table["columns"][1:], cells) if cell])
+
+
+@pytest.mark.parametrize("compute, row", [("signed_line", 9), ("layer_line", 2), ("signed_bars", 4),
+                                          ("top_k", 5), ("horizontal", 3), ("grouped", 1)])
+def test_pointing_at_a_bar_or_a_line_shows_its_row_of_the_table(fixture_default, browser, fixture_steps,
+                                                                compute, row):
+    site, steps = fixture_steps
+    step = step_named(steps, compute)
+    table = step.tables(site.config.labels)[0][step.default_key]
+    layout = step.figures[0][step.default_key]["layout"]
+    along = "yaxis" if compute == "horizontal" else "xaxis"
+    low, high = layout[along]["range"]
+    position = float(table["rows"][row][0]) if compute == "signed_line" else row
+    share = (position - low) / (high - low)
+    context, page, errors = open_chart_page(browser, fixture_default)
+    section = page.get_by_role("region", name=step.step.title, exact=True)
+    section.scroll_into_view_if_needed()
+    plot = section.locator("[data-chart] .nsewdrag").first.bounding_box()  # Plotly's plot area
+    if along == "xaxis":
+        page.mouse.move(plot["x"] + share * plot["width"], plot["y"] + plot["height"] * 0.3)
+    else:  # the reversed axis of horizontal bars: its range runs from the bottom up
+        page.mouse.move(plot["x"] + plot["width"] * 0.3, plot["y"] + (1 - share) * plot["height"])
+    label = section.locator(".cell-hover")
+    label.wait_for(state="visible")
+    assert label.inner_text() == row_label(table, row)
+    assert errors == []
+    context.close()
+
+
 def test_dark_mode_colours_resolve(fixture_default, browser):
     """Every theme colour a chart names ('var(--chart-…)') reaches Plotly as a colour,
     the dark one in dark mode, the light one in light mode."""

@@ -174,7 +174,7 @@ def test_a_large_matrix_is_a_picture_of_a_pixel_per_cell_with_a_colour_bar():
     mask = [[j > i for j in range(side)] for i in range(side)]
     figure = charts.get("heatmap").figure(chart(), {"z": z, "x": names, "y": names, "mask": mask})
     assert figure["data"] == [colour_key([0, 1], "sequential")], "a trace that never changes: the colour bar"
-    assert figure["layout"]["meta"] == heatmap.CELL_HOVER, "the runtime hovers the cells from the table"
+    assert figure["layout"]["meta"] == {"hover": "cells"}, "the runtime hovers the cells from the table"
     cells, hatch = figure["layout"]["images"]
     assert (cells["x"], cells["y"], cells["sizex"], cells["sizey"]) == (-0.5, -0.5, side, side)
     pixels = png_pixels(cells["source"])

@@ -13,10 +13,10 @@ redo the whole figure (10 to 30 ms). Written labels are the shapes' labels.
 Several series are told apart by colour and by pattern, the patterns (and the
 hatch of faded bars) drawn as one picture over the bars, since a shape takes
 no pattern; a faded bar of one series has a dotted edge. The values are in the
-table; the bars have no hover labels."""
+table, and pointing at a bar shows its row of the table."""
 from __future__ import annotations
 
-from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, \
+from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
     empty_trace, index_problem, is_number, issues, labels_problem, minus, nice_span, number_cell, numbers_problem, \
     outside, picture, rounded, span_of, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, \
     labelled_x, left_margin
@@ -213,7 +213,9 @@ def figure(chart, data: dict) -> dict:
     labels_axis = axis(chart.y_title if horizontal else chart.x_title, **label_ticks,
                        range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5], showgrid=False)
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
-                         yaxis=labels_axis if horizontal else values_axis, shapes=shapes)
+                         yaxis=labels_axis if horizontal else values_axis, shapes=shapes,
+                         # Pointing at a bar shows its row of the table (the runtime reads it).
+                         meta=hover_meta("rows", along="y" if horizontal else "x", rows=len(x)))
     if hatched:
         layout["images"] = [_hatches(hatched, values_axis["range"] if horizontal else labels_axis["range"],
                                      labels_axis["range"] if horizontal else values_axis["range"], chart.height)]

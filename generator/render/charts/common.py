@@ -168,6 +168,16 @@ def picture(svg: str, left: float, top: float, width: float, height: float) -> d
     return placed(_svg_uri(svg), left, top, width, height)
 
 
+def hover_meta(hover: str, **extra) -> dict:
+    """The layout's meta for a chart drawn as pictures and shapes, which Plotly cannot
+    hover: the runtime labels the point under the pointer from the step's data table
+    (runtime.js, hoverText), in the table's own strings. "cells": a matrix, a cell per
+    unit. "rows": a row of the table per position along one axis (`along`, "x" or
+    "y"), the first `rows` rows, at 0, 1, 2… or, with `numeric`, at the numbers their
+    headers write."""
+    return {"hover": hover, **extra}
+
+
 def placed(source: str, left: float, top: float, width: float, height: float) -> dict:
     """A Plotly layout image of a data: URI, stretched over a box in data units, as picture()."""
     return {"source": source, "xref": "x", "yref": "y", "x": left, "y": top, "sizex": width,

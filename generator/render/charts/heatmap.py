@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 
 from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
-    base_layout, colour_key, colourscale, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
+    base_layout, colour_key, colourscale, hover_meta, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
     labels_problem, matrix_problem, minus, number_cells, levelled, outward, picture, placed, png_uri, rounded, scale_colour, span_of, \
     table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
 from ...compute.formats import is_shared
@@ -292,8 +292,8 @@ def figure(chart, data: dict) -> dict:
         yaxis=axis(chart.y_title, **rows, range=cell_range(len(y), True),
                    **(_SQUARE_Y if as_picture else {"showgrid": False})),
         shapes=shapes,
-        # The runtime names the cell under the pointer from the step's table (see CELL_HOVER).
-        meta=CELL_HOVER,
+        # The runtime names the cell under the pointer from the step's table.
+        meta=hover_meta("cells"),
     )
     layout["margin"].update(l=left, r=right, b=bottom)
     if keyed:
@@ -308,12 +308,6 @@ def figure(chart, data: dict) -> dict:
     if masked:
         layout["images"].append(picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y)))
     return {"data": [colour_key(span, chart.scale)], "layout": layout}
-
-
-# A matrix drawn as a picture has no trace for Plotly to hover: the runtime shows the
-# row, column and value under the pointer itself, read from the step's data table (the
-# same strings), for the charts whose layout carries this.
-CELL_HOVER = {"hover": "table cells"}
 
 
 def raster_picture(z, span, scale: str, mask=None) -> dict:

@@ -8,12 +8,12 @@ The lines themselves are shapes too (a path per series over a trace that holds
 no points, or one per series for the legend), so a click that changes them is a
 Plotly.relayout of the shapes, a few ms, where changed traces have Plotly redo
 the whole figure (10 to 30 ms). Points are marked while there are few of them
-(a circle each costs a shape to draw). The values are in the table; the lines
-have no hover labels."""
+(a circle each costs a shape to draw). The values are in the table, and pointing
+at the chart shows the table's row at the nearest x."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, is_number, issues, \
-    minus, number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
+from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_number, \
+    issues, minus, number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -149,7 +149,9 @@ def figure(chart, data: dict) -> dict:
     layout = base_layout(chart, xaxis=x_axis, yaxis=axis(chart.y_title, range=list(span), zeroline=True,
                                                          zerolinecolor=theme_colour("axis"), zerolinewidth=1,
                                                          tickformat=chart.y_format or None),
-                         shapes=shapes)
+                         shapes=shapes,
+                         # Pointing at the chart shows the row of the table at the nearest x.
+                         meta=hover_meta("rows", along="x", rows=len(x), **({"numeric": True} if numeric else {})))
     if not numeric:
         layout["margin"]["b"] = bottom
     if names is not None:

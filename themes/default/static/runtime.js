@@ -107,36 +107,65 @@
     this.hoverCells();
   }
 
-  // A matrix drawn as a picture (charts/heatmap.py, CELL_HOVER in its layout's meta) has
-  // no trace for Plotly to hover: the row, column and value under the pointer are read
-  // from the step's data table, the same strings, into a label of the page's own.
+  // Charts drawn as pictures and shapes (matrices, bars, lines) have no trace for Plotly
+  // to hover: their layout's meta says how a position maps to the step's data table
+  // (charts/common.py, hover_meta), and the label under the pointer is read from that
+  // table, in its own strings. The chart is hidden from assistive technology, whose
+  // readers have the table itself.
   Chart.prototype.hoverCells = function () {
     var chart = this, element = this.element, label = null;
     function hide() { if (label && !label.hidden) label.hidden = true; }
     element.addEventListener("mouseleave", hide);
     element.addEventListener("mousemove", function (event) {
-      var full = element._fullLayout, table = chart.table();
-      var x = full && full.xaxis, y = full && full.yaxis;
-      if (!table || !x || !y || !(element.layout && element.layout.meta && element.layout.meta.hover)) return hide();
+      var full = element._fullLayout, meta = element.layout && element.layout.meta;
+      var x = full && full.xaxis, y = full && full.yaxis, table = meta && meta.hover ? chart.table() : null;
+      if (!table || !x || !y) return hide();
       var box = element.getBoundingClientRect();
       var px = event.clientX - box.left - x._offset, py = event.clientY - box.top - y._offset;
-      var column = Math.round(x.p2l(px)), row = Math.round(y.p2l(py));
-      var cells = table.cells[row];
-      if (px < 0 || py < 0 || px > x._length || py > y._length || !cells || cells[column] === undefined) return hide();
+      var text = px < 0 || py < 0 || px > x._length || py > y._length ? null
+        : hoverText(meta, table, x.p2l(px), y.p2l(py));
+      if (text === null) return hide();
       if (!label) {
         label = document.createElement("div");
         label.className = "cell-hover";
         element.appendChild(label);
       }
-      label.textContent = table.headers[row] + " \u2192 " + table.columns[column + 1] + ": " + cells[column];
+      label.textContent = text;
       label.hidden = false;
       // Below and right of the pointer, or left of it where the chart's edge is near.
       var left = event.clientX - box.left + 14, top = event.clientY - box.top + 14;
       if (left + label.offsetWidth > box.width) left = Math.max(0, left - 28 - label.offsetWidth);
+      if (top + label.offsetHeight > box.height) top = Math.max(0, top - 28 - label.offsetHeight);
       label.style.left = left + "px";
       label.style.top = top + "px";
     });
   };
+
+  // The label for the point (x, y) in axis units, or null where there is nothing.
+  // "cells": a matrix, a cell per unit, row by row down the y axis. "rows": a row of the
+  // table per position along one axis (a bar each, or each x of a line chart).
+  function hoverText(meta, table, x, y) {
+    if (meta.hover === "cells") {
+      var row = Math.round(y), column = Math.round(x), cells = table.cells[row];
+      if (!cells || cells[column] === undefined) return null;
+      return table.headers[row] + " \u2192 " + table.columns[column + 1] + ": " + cells[column];
+    }
+    if (meta.hover !== "rows") return null;
+    var along = meta.along === "y" ? y : x, count = meta.rows, at = -1;
+    if (meta.numeric) {  // a line over numbers: the row whose x is nearest
+      for (var i = 0, best = Infinity; i < count; i++) {
+        var distance = Math.abs(Number(table.headers[i].replace("\u2212", "-")) - along);
+        if (distance < best) { best = distance; at = i; }
+      }
+    } else if (Math.abs(along - Math.round(along)) <= 0.5) {
+      at = Math.round(along);
+    }
+    if (at < 0 || at >= count || !table.cells[at]) return null;
+    var values = table.cells[at], lines = [table.headers[at]];
+    if (values.length === 1) return table.headers[at] + ": " + values[0];
+    values.forEach(function (value, i) { if (value !== "") lines.push(table.columns[i + 1] + ": " + value); });
+    return lines.join("\n");
+  }
 
   // The data table of the state the chart shows (resolved once per state).
   Chart.prototype.table = function () {
