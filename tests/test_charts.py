@@ -470,3 +470,16 @@ def test_the_hover_of_a_matrix_picture_reads_as_its_table():
     table = kind.table(chart(kind="heatmap"), data, WORDS)
     assert table["columns"][1:] == words and [row[0] for row in table["rows"]] == words
     assert table["rows"][0][1] == "−0.50", "a signed value with the minus sign, as the table writes it"
+
+
+def test_the_hover_meta_of_a_chart_is_the_same_whatever_its_data():
+    """Plotly draws the whole figure again when layout.meta changes: the runtime's hover
+    reads the number of bars from the axis, not from the meta."""
+    bar = charts.get("bar")
+    three = bar.figure(chart(), {"x": ["a", "b", "c"], "y": [1, 2, 3]})
+    five = bar.figure(chart(), {"x": list("abcde"), "y": [1, 2, 3, 4, 5]})
+    assert three["layout"]["meta"] == five["layout"]["meta"] == {"hover": "rows", "along": "x"}
+    line = charts.get("line")
+    short = line.figure(chart(kind="line"), {"x": [0, 1, 2], "y": [0.1, 0.2, 0.3]})
+    long = line.figure(chart(kind="line"), {"x": [0, 1, 2, 3], "y": [0.1, 0.2, 0.3, 0.4]})
+    assert short["layout"]["meta"] == long["layout"]["meta"] == {"hover": "rows", "along": "x", "numeric": True}

@@ -215,7 +215,7 @@ def figure(chart, data: dict) -> dict:
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
                          yaxis=labels_axis if horizontal else values_axis, shapes=shapes,
                          # Pointing at a bar shows its row of the table (the runtime reads it).
-                         meta=hover_meta("rows", along="y" if horizontal else "x", rows=len(x)))
+                         meta=hover_meta("rows", along="y" if horizontal else "x"))
     if hatched:
         layout["images"] = [_hatches(hatched, values_axis["range"] if horizontal else labels_axis["range"],
                                      labels_axis["range"] if horizontal else values_axis["range"], chart.height)]

@@ -173,8 +173,9 @@ def hover_meta(hover: str, **extra) -> dict:
     hover: the runtime labels the point under the pointer from the step's data table
     (runtime.js, hoverText), in the table's own strings. "cells": a matrix, a cell per
     unit. "rows": a row of the table per position along one axis (`along`, "x" or
-    "y"), the first `rows` rows, at 0, 1, 2… or, with `numeric`, at the numbers their
-    headers write."""
+    "y"), at 0, 1, 2… over the axis's range or, with `numeric`, at the numbers the
+    rows' headers write. The same in every state of a chart: a changed meta has Plotly
+    draw the whole figure again."""
     return {"hover": hover, **extra}
 
 

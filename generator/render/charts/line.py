@@ -151,7 +151,7 @@ def figure(chart, data: dict) -> dict:
                                                          tickformat=chart.y_format or None),
                          shapes=shapes,
                          # Pointing at the chart shows the row of the table at the nearest x.
-                         meta=hover_meta("rows", along="x", rows=len(x), **({"numeric": True} if numeric else {})))
+                         meta=hover_meta("rows", along="x", **({"numeric": True} if numeric else {})))
     if not numeric:
         layout["margin"]["b"] = bottom
     if names is not None:

@@ -123,7 +123,7 @@
       var box = element.getBoundingClientRect();
       var px = event.clientX - box.left - x._offset, py = event.clientY - box.top - y._offset;
       var text = px < 0 || py < 0 || px > x._length || py > y._length ? null
-        : hoverText(meta, table, x.p2l(px), y.p2l(py));
+        : hoverText(meta, table, x.p2l(px), y.p2l(py), meta.along === "y" ? y : x);
       if (text === null) return hide();
       if (!label) {
         label = document.createElement("div");
@@ -143,15 +143,17 @@
 
   // The label for the point (x, y) in axis units, or null where there is nothing.
   // "cells": a matrix, a cell per unit, row by row down the y axis. "rows": a row of the
-  // table per position along one axis (a bar each, or each x of a line chart).
-  function hoverText(meta, table, x, y) {
+  // table per position along one axis (a bar each, or each x of a line chart). The
+  // positions 0, 1, 2… fill that axis's range (a threshold's row comes after them).
+  function hoverText(meta, table, x, y, axis) {
     if (meta.hover === "cells") {
       var row = Math.round(y), column = Math.round(x), cells = table.cells[row];
       if (!cells || cells[column] === undefined) return null;
       return table.headers[row] + " \u2192 " + table.columns[column + 1] + ": " + cells[column];
     }
     if (meta.hover !== "rows") return null;
-    var along = meta.along === "y" ? y : x, count = meta.rows, at = -1;
+    var along = meta.along === "y" ? y : x, at = -1;
+    var count = meta.numeric ? table.headers.length : Math.round(Math.max(axis.range[0], axis.range[1]) + 0.5);
     if (meta.numeric) {  // a line over numbers: the row whose x is nearest
       for (var i = 0, best = Infinity; i < count; i++) {
         var distance = Math.abs(Number(table.headers[i].replace("\u2212", "-")) - along);
