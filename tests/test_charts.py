@@ -143,6 +143,25 @@ def test_choosing_another_matrix_of_a_grid_changes_only_its_pictures_and_shapes(
         assert re.findall(r"<text[^>]*fill='(#[0-9a-f]{6})'", svg) == [ink_on(c) for c in cells]
 
 
+def test_a_grid_of_large_matrices_is_pictures_of_a_pixel_per_cell_with_one_colour_bar():
+    from generator.render.charts.common import colour_key, grey, levelled, sequential_colour
+
+    side = 21  # 441 cells: past a picture of printed values
+    z = [[(i + j) / (2 * side) for j in range(side)] for i in range(side)]
+    names = [str(i) for i in range(side)]
+    data = {"z": [z, z], "x": names, "y": names, "titles": ["one", "two"]}
+    one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
+    two = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 1})
+    assert one["data"] == two["data"] and one["data"][-1] == colour_key([0, 1], "sequential")
+    assert one["layout"]["margin"]["r"] >= 90, "room for the colour bar"
+    assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
+        {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
+    chosen, faded = (png_pixels(image["source"]) for image in two["layout"]["images"][::-1])
+    assert chosen[3][5] == sequential_colour(levelled(z[3][5]))
+    assert faded[3][5] == grey(sequential_colour(levelled(z[3][5])), 0.65), "the matrix not chosen is faded"
+    assert [image["xref"] for image in two["layout"]["images"]] == ["x", "x2"]
+
+
 def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     from urllib.parse import unquote
 

@@ -325,7 +325,7 @@ def _heatmap(trace: dict, plot: _Plot) -> str:
         return ""
     xs = trace.get("x") or list(range(len(z[0]) if z else 0))
     ys = trace.get("y") or list(range(len(z)))
-    # Cells named by categories (charts/heatmap.py) sit at their positions, 0, 1, 2…
+    # Cells named by categories sit at their positions, 0, 1, 2…
     xs, ys = (list(range(len(v))) if any(isinstance(c, str) for c in v) else v for v in (xs, ys))
     show_text = "texttemplate" in trace
     if not show_text and len(xs) * len(ys) > _RASTER_CELLS and list(xs) == list(range(len(xs))) \

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, Issue, axis, \
-    base_layout, colour_key, colourscale, hover_meta, declared_range, empty_trace, index_problem, ink_on, is_number, issues, \
-    labels_problem, matrix_problem, minus, number_cells, levelled, outward, picture, placed, png_uri, rounded, scale_colour, span_of, \
-    table as data_table, tick_labels, PHONE_CHART, labelled_x, left_margin
+from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
+    base_layout, colour_key, declared_range, empty_trace, grey, hover_meta, index_problem, ink_on, is_number, \
+    issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, minus, number_cells, outward, \
+    picture, placed, png_uri, scale_colour, span_of, table as data_table, tick_labels
 from ...compute.formats import is_shared
 
 
@@ -163,71 +163,6 @@ def ranges(chart, all_data: list[dict]) -> dict:
     return {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
 
 
-def trace(z, x, y, span, scale="sequential", mask=None, written=True, **extra) -> dict:
-    """A heatmap trace on category axes (see category_ticks): its hover label names a
-    cell by its row and column labels, which Plotly reads from the axes, so no name is
-    stored per cell (at 48 × 48, 2,304 names a state)."""
-    values = rounded(z) if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
-                                              for row, mask_row in zip(rounded(z), mask)]
-    spec = {
-        "type": "heatmap",
-        "z": values,
-        "x": categories(x),
-        "y": categories(y),
-        "zmin": span[0],
-        "zmax": span[1],
-        "colorscale": colourscale(scale),
-        "hovertemplate": "%{y} → %{x}: %{z:.2f}<extra></extra>",
-        "hoverongaps": False,
-        "xgap": 1,
-        "ygap": 1,
-        **extra,
-    }
-    if written:
-        spec["texttemplate"] = "%{z:.2f}"
-    elif any(v is not None and v < 0 for row in values for v in row):
-        # Plotly's number formats write a hyphen and take no minus sign from any
-        # locale, so a signed matrix's hover label reads its value as the table does:
-        # the same strings, from the same values (the page then stores each row once).
-        spec["text"] = cell_texts(z, mask, "")  # a masked cell (a gap) has no text
-        spec["hovertemplate"] = "%{y} → %{x}: %{text}<extra></extra>"
-    return spec
-
-
-def categories(labels: list) -> list[str]:
-    """A matrix's labels as the names of its axis's categories: each one distinct, as
-    a category axis would merge two rows both labelled "the", so a repeated label
-    carries zero-width spaces, one more each time (it reads the same). Made once per
-    list of labels and shared, so every state's trace holds the same list, which the
-    page's pool recognises by identity. Nothing modifies it."""
-    try:
-        return _categories(tuple(labels))
-    except TypeError:  # labels that cannot be hashed: made afresh
-        return _distinct(labels)
-
-
-@functools.lru_cache(maxsize=256)
-def _categories(labels: tuple) -> list[str]:
-    return _distinct(labels)
-
-
-def _distinct(labels) -> list[str]:
-    seen: dict[str, int] = {}
-    names = []
-    for label in labels:
-        text = str(label)
-        names.append(text + "\u200b" * seen.get(text, 0))
-        seen[text] = seen.get(text, 0) + 1
-    return names
-
-
-def category_ticks(ticks: dict, labels: list) -> dict:
-    """An axis of a heatmap trace: categories, its ticks (positions chosen by
-    tick_labels or labelled_x) given as the categories they fall on."""
-    names = categories(labels)
-    return {**ticks, "type": "category", "tickvals": [names[i] for i in ticks["tickvals"]]}
-
-
 def cell_range(count: int, reversed_: bool = False) -> list[float]:
     """An axis range fixed to the cells, first row on top. A fixed range (rather than
     autorange) lets Plotly.react skip recomputing the axes when only the data changes."""
@@ -306,16 +241,17 @@ def figure(chart, data: dict) -> dict:
     # what the colours mean. Masked cells are clear in the picture, hatched by one under it.
     layout["images"] = [raster_picture(z, span, chart.scale, mask)]
     if masked:
-        layout["images"].append(picture(_mask_svg(mask), -0.5, -0.5, len(x), len(y)))
+        layout["images"].append(picture(mask_svg(mask), -0.5, -0.5, len(x), len(y)))
     return {"data": [colour_key(span, chart.scale)], "layout": layout}
 
 
-def raster_picture(z, span, scale: str, mask=None) -> dict:
-    """A large matrix as a picture of a pixel per cell (masked cells clear)."""
+def raster_picture(z, span, scale: str, mask=None, fade=None) -> dict:
+    """A large matrix as a picture of a pixel per cell (masked cells clear); `fade`
+    moves every colour towards grey, as matrix_svg's does."""
     low, high = span
     values = z if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
                                      for row, mask_row in zip(z, mask)]
-    return placed(_png_of(_frozen(values), low, high, scale), -0.5, -0.5, len(z[0]), len(z))
+    return placed(_png_of(_frozen(values), low, high, scale, fade), -0.5, -0.5, len(z[0]), len(z))
 
 
 def _frozen(values) -> tuple | list:
@@ -326,8 +262,11 @@ def _frozen(values) -> tuple | list:
 
 
 @functools.lru_cache(maxsize=256)
-def _png_of(values, low: float, high: float, scale: str) -> str:
-    return png_uri(values, lambda value: scale_colour(scale, levelled((value - low) / (high - low))))
+def _png_of(values, low: float, high: float, scale: str, fade) -> str:
+    def colour(value):
+        shade = scale_colour(scale, levelled((value - low) / (high - low)))
+        return grey(shade, fade) if fade else shade
+    return png_uri(values, colour)
 
 
 # Square cells keep the picture's printed values from being stretched; the plot
@@ -358,7 +297,6 @@ def matrix_svg(z, span=SEQUENTIAL_RANGE, scale: str = "sequential", mask=None, f
 
 @functools.lru_cache(maxsize=1024)
 def _matrix_svg_of(z, span, scale, mask, fade) -> str:
-    from .common import grey
     low, high = span
     cells = []
     for i, (row, texts) in enumerate(zip(z, (number_cells(list(z_row)) for z_row in z))):
@@ -378,8 +316,8 @@ def _matrix_svg_of(z, span, scale, mask, fade) -> str:
             + "".join(cells) + "</g></svg>")
 
 
-def _mask_svg(mask) -> str:
-    """The masked cells alone, hatched, for under a heatmap trace (whose masked cells are gaps)."""
+def mask_svg(mask) -> str:
+    """The masked cells alone, hatched, for under a picture of a pixel per cell (where they are clear)."""
     cells = "".join(f"<rect x='{j}' y='{i}' width='1' height='1' fill='url(#m)'/>"
                     for i, row in enumerate(mask) for j, m in enumerate(row) if m)
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(mask[0])} {len(mask)}' "

@@ -4,18 +4,18 @@ Matrices of up to 400 cells are pictures, as in heatmap: the chosen one in
 full colour, the others in colours faded towards grey, each value written in
 black or white, whichever reads better on its faded cell, so the values of
 every matrix read on light and dark pages alike. Choosing another matrix
-changes pictures and shapes only. Larger matrices are heatmap traces, with a
-veil in the page's colour over the ones not chosen."""
+changes pictures and shapes only. Larger matrices are pictures of a pixel per
+cell, the ones not chosen faded the same way, beside one colour bar."""
 from __future__ import annotations
 
 import functools
 import math
 import textwrap
 
-from .common import ACCENT, Issue, axis, base_layout, empty_trace, index_problem, issues, labelled_x, \
-    labels_problem, matrix_problem, picture, table as data_table, theme_colour
-from .heatmap import PICTURE_CELLS, category_ticks, cell_range, colour_range, mask_problem, masked_key, \
-    matrix_svg, range_issues, row_outline, table_rows, ticks, trace, unmasked
+from .common import ACCENT, COLORBAR_MARGIN, Issue, axis, base_layout, colour_key, empty_trace, index_problem, \
+    issues, labelled_x, labels_problem, matrix_problem, picture, table as data_table
+from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, mask_svg, masked_key, matrix_svg, \
+    range_issues, raster_picture, row_outline, table_rows, ticks, unmasked
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -105,15 +105,16 @@ def figure(chart, data: dict) -> dict:
             image.update(xref=f"x{suffix}", yref=f"y{suffix}")
             images.append(image)
         else:
-            # The traces never change with the selection: a veil in the page's colour
-            # dims the other matrices, so choosing another one only moves shapes,
-            # which Plotly redraws without recomputing the heatmaps.
-            traces.append(trace(z, x, y, span, chart.scale, masks[index], written=False, xaxis=f"x{suffix}",
-                                yaxis=f"y{suffix}", showscale=False))
-            if not emphasised:
-                shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",
-                               "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above", "opacity": 0.6,
-                               "fillcolor": theme_colour("gap"), "line": {"width": 0}})
+            # Too many cells to print their values: a pixel per cell (the matrices not
+            # chosen faded towards grey), over the hatch of any masked ones, and a colour
+            # bar for them all (below).
+            traces.append(empty_trace(xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
+            cells = [raster_picture(z, span, chart.scale, masks[index], None if emphasised else _FADE)]
+            if masks[index] is not None and any(any(r) for r in masks[index]):
+                cells.append(picture(mask_svg(masks[index]), -0.5, -0.5, len(x), len(y)))
+            for image in cells:
+                image.update(xref=f"x{suffix}", yref=f"y{suffix}")
+            images += cells
         # Row labels on the first column and column labels on the last row only, as small
         # multiples share them: on a narrow screen, labels beside or below an inner matrix
         # would run into its neighbour or the title under it.
@@ -125,8 +126,6 @@ def figure(chart, data: dict) -> dict:
         columns_ticks, bottom_needed = labelled_x(x, room if as_pictures else _PHONE_WIDTH / columns / len(x),
                                                   chart.x_title, size=font["size"])
         rows_ticks = ticks(y, room, font["size"])
-        if not as_pictures:  # heatmap traces, on category axes
-            columns_ticks, rows_ticks = category_ticks(columns_ticks, x), category_ticks(rows_ticks, y)
         axes[f"xaxis{suffix}"] = axis(chart.x_title if row == rows - 1 and column == 0 else "",
                                       domain=[left, right], tickfont=font, **columns_ticks,
                                       showticklabels=row == rows - 1, showgrid=False,
@@ -164,6 +163,9 @@ def figure(chart, data: dict) -> dict:
     if images:
         layout["images"] = images
     layout["margin"].update(t=32, b=bottom_needed)
+    if not as_pictures:
+        traces.append(colour_key(span, chart.scale))
+        layout["margin"]["r"] = COLORBAR_MARGIN
     return {"data": traces, "layout": layout}
 
 
