@@ -25,6 +25,26 @@ def normalise(html_text):
     return " ".join(re.sub(r"<[^>]+>", " ", html_text).replace("&amp;", "&").split())
 
 
+def step_rows(computed, number, text=normalise):
+    """[(state, {readout label: value shown}, prose text)] for every state of step
+    `number` (from 1), out of conftest.page_states' (site, step states, step prose)."""
+    _, steps, prose = computed
+    states, texts = steps[number - 1], prose[number - 1]
+    labels = [r.label for r in states.step.readouts]
+    return [(s, dict(zip(labels, s.readouts)), text(texts.states[s.key][0])) for s in states.states]
+
+
+def step_row(computed, number, text=normalise, **choice):
+    """The row (as step_rows gives it) of the one state showing `choice`, with the
+    controls it leaves out at their defaults."""
+    controls = computed[1][number - 1].step.controls
+    assert set(choice) <= {c.name for c in controls}, choice
+    wanted = {c.name: choice.get(c.name, c.default) for c in controls}
+    found = [row for row in step_rows(computed, number, text) if row[0].choice == wanted]
+    assert len(found) == 1, choice
+    return found[0]
+
+
 def button_text(control, index):
     """What a reader sees for value `index`: the control's `button` around the
     value's label (or the value itself), as on its button or beside its slider."""

@@ -2,6 +2,7 @@
 computed data, in the readouts and in the rendered prose; every combination of
 control values present; and the masked cells of the causal matrix masked in
 the chart data and in its data table."""
+import functools
 import re
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from generator.render import charts
 
 from ..conftest import page_states
+from .reader import step_row, step_rows
 
 SLUG = "cross-attention"
 TITLES = ["Looking Across", "Where Q, K and V Come From", "Two Kinds of Attention in the Decoder", "Alignment",
@@ -28,19 +30,9 @@ def _text(html):
     return re.sub(r"\( ", "(", re.sub(r" ([,.;:)])", r"\1", text))
 
 
-def states_of(computed, number):
-    """[(state, readouts by label, prose text)] of every state of a step."""
-    _, steps, prose = computed
-    states, texts = steps[number - 1], prose[number - 1]
-    labels = [r.label for r in states.step.readouts]
-    return [(s, dict(zip(labels, s.readouts)), _text(texts.states[s.key][0])) for s in states.states]
-
-
-def state_for(computed, number, **choice):
-    for state, readouts, prose in states_of(computed, number):
-        if all(state.choice[k] == v for k, v in choice.items()):
-            return state, readouts, prose
-    raise KeyError(choice)
+# Every state's row, and the row of one state, with the prose read as _text reads it.
+states_of = functools.partial(step_rows, text=_text)
+state_for = functools.partial(step_row, text=_text)
 
 
 def test_five_steps_with_the_brief_titles(computed):

@@ -9,6 +9,7 @@ import pytest
 
 from ..conftest import page_states
 from .reader import normalise as text  # the text a reader sees of some HTML
+from .reader import step_row as state_for, step_rows as all_states
 
 SLUG = "decoder-only-transformers"
 
@@ -18,23 +19,6 @@ def dot_states(site_states):
     """The explainer's states and prose computed in Python, independent of any page:
     (site, step states, step prose)."""
     return page_states(site_states, SLUG)
-
-
-def all_states(dot_states, number):
-    """[(state, readouts by label, rendered prose text)] for every state of a step."""
-    _, steps, prose = dot_states
-    states, texts = steps[number - 1], prose[number - 1]
-    labels = [r.label for r in states.step.readouts]
-    return [(s, dict(zip(labels, s.readouts)), text(texts.states[s.key][0])) for s in states.states]
-
-
-def state_for(dot_states, number, **choice):
-    _, steps, prose = dot_states
-    states, texts = steps[number - 1], prose[number - 1]
-    key = ".".join(str(c.values.index(choice.get(c.name, c.default))) for c in states.step.controls)
-    state = states.by_key(key)
-    labels = [r.label for r in states.step.readouts]
-    return state, dict(zip(labels, state.readouts)), text(texts.states[key][0])
 
 
 def test_five_steps_with_the_brief_titles(dot_states):

@@ -7,6 +7,7 @@ import pytest
 
 from ..conftest import page_states
 from .reader import normalise as text  # the text a reader sees of some HTML
+from .reader import step_row as state_of, step_rows as every_state
 
 SLUG = "transformer-architecture"
 
@@ -16,20 +17,6 @@ def computed(site_states):
     """The explainer's states and prose, computed in Python as the build does:
     (site, step states, step prose)."""
     return page_states(site_states, SLUG)
-
-
-def every_state(computed, number):
-    """[(state, {readout label: shown value}, prose text)] for every state of a step."""
-    _, steps, prose = computed
-    states, texts = steps[number - 1], prose[number - 1]
-    labels = [r.label for r in states.step.readouts]
-    return [(s, dict(zip(labels, s.readouts)), text(texts.states[s.key][0])) for s in states.states]
-
-
-def state_of(computed, number, **choice):
-    found = [row for row in every_state(computed, number) if row[0].choice == choice]
-    assert len(found) == 1, choice
-    return found[0]
 
 
 def test_six_steps_with_the_brief_titles(computed):
