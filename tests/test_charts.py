@@ -502,3 +502,17 @@ def test_the_hover_meta_of_a_chart_is_the_same_whatever_its_data():
     short = line.figure(chart(kind="line"), {"x": [0, 1, 2], "y": [0.1, 0.2, 0.3]})
     long = line.figure(chart(kind="line"), {"x": [0, 1, 2, 3], "y": [0.1, 0.2, 0.3, 0.4]})
     assert short["layout"]["meta"] == long["layout"]["meta"] == {"hover": "rows", "along": "x", "numeric": True}
+
+
+def test_path_numbers_are_never_in_exponent_form():
+    """Plotly's path parser reads digits, a sign and a dot: 2.7e-17 would break a shape."""
+    from generator.render.charts.common import path_number
+
+    assert path_number(2.7e-17) == "0" and path_number(-4e-7) == "0" and path_number(-0.0) == "0"
+    assert path_number(12.3456789) == "12.345679" and path_number(-0.5) == "-0.5" and path_number(3.0) == "3"
+    assert path_number(1e21) == "1000000000000000000000"
+    # A vector whose arrowhead's corners come out of arithmetic as almost zero.
+    figure = charts.get("scatter").figure(chart(kind="scatter"), {"x": [0.1 + 0.2 - 0.3, 1.0], "y": [1.0, 0.0],
+                                                                   "labels": ["up", "right"], "arrows": True})
+    paths = [shape["path"] for shape in figure["layout"]["shapes"] if "path" in shape]
+    assert paths and not any(re.search(r"\de[-+]?\d", path) for path in paths), paths

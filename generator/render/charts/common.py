@@ -168,6 +168,14 @@ def picture(svg: str, left: float, top: float, width: float, height: float) -> d
     return placed(_svg_uri(svg), left, top, width, height)
 
 
+def path_number(value) -> str:
+    """A coordinate in a shape's SVG path: short, and never in exponent form, which
+    Plotly's path parser does not read (it takes digits, a sign and a dot), as a
+    computed 2.7e-17 that means zero would otherwise be written."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
 def hover_meta(hover: str, **extra) -> dict:
     """The layout's meta for a chart drawn as pictures and shapes, which Plotly cannot
     hover: the runtime labels the point under the pointer from the step's data table

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .common import ACCENT, PHONE_CHART, Issue, axis, base_layout, empty_trace, issues, see_through, \
+from .common import ACCENT, PHONE_CHART, Issue, axis, base_layout, empty_trace, issues, path_number, see_through, \
     table as data_table, text_width, theme_colour, widest
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -176,7 +176,7 @@ def _arrow(source, target, colour, width) -> list[dict]:
         else:
             middle = (start[1] + end[1]) / 2 if abs(ty - sy) < 1.5 else end[1] + (-_MARGIN if down else _MARGIN)
             points = [start, (sx, middle), (tx, middle), end]
-    path = "M " + " L ".join(f"{x:.4g},{y:.4g}" for x, y in points)
+    path = "M " + " L ".join(f"{path_number(x)},{path_number(y)}" for x, y in points)
     (px, py), (ex, ey) = points[-2], points[-1]
     def sign(delta: float) -> int:
         return 0 if abs(delta) < 1e-9 else (1 if delta > 0 else -1)

@@ -13,7 +13,7 @@ at the chart shows the table's row at the nearest x."""
 from __future__ import annotations
 
 from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_number, \
-    issues, minus, number_cell, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
+    issues, minus, number_cell, path_number, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -123,7 +123,7 @@ def figure(chart, data: dict) -> dict:
         # Between the grid and the traces, where Plotly draws a trace's lines.
         thick = {**line, "width": 4} if data.get("highlight") == index else line
         shapes.append({"type": "path", "xref": "x", "yref": "y", "layer": "between", "line": thick,
-                       "path": "".join(f"{'L' if i else 'M'}{_number(p)},{_number(v)}"
+                       "path": "".join(f"{'L' if i else 'M'}{path_number(p)},{path_number(v)}"
                                        for i, (p, v) in enumerate(zip(positions, values)))})
         if marked:
             shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "between", "xsizemode": "pixel",
@@ -159,12 +159,6 @@ def figure(chart, data: dict) -> dict:
                                                "font": {"size": 12}})
         layout["margin"] = dict(layout["margin"], t=40)
     return {"data": traces, "layout": layout}
-
-
-def _number(value) -> str:
-    """A coordinate in a path: short, and never in exponent form (Plotly's path parser reads digits and dots)."""
-    text = f"{value:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 def table(chart, data: dict, labels: dict) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from .common import ACCENT, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, \
+from .common import ACCENT, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, path_number, \
     index_problem, is_number, issues, labels_problem, minus, number_cell, rounded, table as data_table, \
     theme_colour
 
@@ -130,7 +130,8 @@ def _arrowhead(x: float, y: float, size: float) -> str | None:
     ux, uy = x / length, y / length
     bx, by = x - ux * size, y - uy * size  # the head's base, on the shaft
     wx, wy = -uy * size * 0.5, ux * size * 0.5
-    return f"M {x:.4g},{y:.4g} L {bx + wx:.4g},{by + wy:.4g} L {bx - wx:.4g},{by - wy:.4g} Z"
+    n = path_number
+    return f"M {n(x)},{n(y)} L {n(bx + wx)},{n(by + wy)} L {n(bx - wx)},{n(by - wy)} Z"
 
 
 def table(chart, data: dict, labels: dict) -> dict:
