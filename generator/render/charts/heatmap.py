@@ -11,7 +11,7 @@ so a colour means the same value whatever the reader chooses.
 A matrix of up to 400 cells (20 × 20) is drawn as one picture of its cells and
 printed values on square cells. A larger matrix, whose printed values would be too
 small to read, is a picture of a pixel per cell, drawn with sharp edges, beside a
-colour bar (masked cells are clear in it, over a hatched picture of them). Either
+colour bar (masked cells are clear in it, and a picture of them alone hatches them). Either
 way, choosing another matrix redraws just that picture, in a millisecond or two,
 where a heatmap trace would have Plotly recompute and redraw the whole figure (30 to
 90 ms for 32 × 32 to 48 × 48 cells). Pointing at a cell shows its row, column and
@@ -238,7 +238,7 @@ def figure(chart, data: dict) -> dict:
         layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
         return {"data": [empty_trace()], "layout": layout}
     # Too many cells to print their values: a pixel per cell, and a colour bar that says
-    # what the colours mean. Masked cells are clear in the picture, hatched by one under it.
+    # what the colours mean. Masked cells are clear in it, and hatched by a picture of them alone.
     layout["images"] = [raster_picture(z, span, chart.scale, mask)]
     if masked:
         layout["images"].append(picture(mask_svg(mask), -0.5, -0.5, len(x), len(y)))
@@ -317,7 +317,7 @@ def _matrix_svg_of(z, span, scale, mask, fade) -> str:
 
 
 def mask_svg(mask) -> str:
-    """The masked cells alone, hatched, for under a picture of a pixel per cell (where they are clear)."""
+    """The masked cells alone, hatched, to lay over a picture of a pixel per cell (where they are clear)."""
     cells = "".join(f"<rect x='{j}' y='{i}' width='1' height='1' fill='url(#m)'/>"
                     for i, row in enumerate(mask) for j, m in enumerate(row) if m)
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(mask[0])} {len(mask)}' "

@@ -106,8 +106,8 @@ def figure(chart, data: dict) -> dict:
             images.append(image)
         else:
             # Too many cells to print their values: a pixel per cell (the matrices not
-            # chosen faded towards grey), over the hatch of any masked ones, and a colour
-            # bar for them all (below).
+            # chosen faded towards grey), the hatch of any masked ones over it, and a
+            # colour bar for them all (below).
             traces.append(empty_trace(xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
             cells = [raster_picture(z, span, chart.scale, masks[index], None if emphasised else _FADE)]
             if masks[index] is not None and any(any(r) for r in masks[index]):
