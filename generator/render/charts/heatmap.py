@@ -238,27 +238,23 @@ def figure(chart, data: dict) -> dict:
         layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
         return {"data": [empty_trace()], "layout": layout}
     # Too many cells to print their values: a pixel per cell, and a colour bar that says
-    # what the colours mean. Masked cells are clear in it, and hatched by a picture of them alone.
-    layout["images"] = [raster_picture(z, span, chart.scale, mask)]
-    if masked:
-        layout["images"].append(picture(mask_svg(mask), -0.5, -0.5, len(x), len(y)))
+    # what the colours mean.
+    layout["images"] = raster_pictures(z, span, chart.scale, mask)
     return {"data": [colour_key(span, chart.scale)], "layout": layout}
 
 
-def raster_picture(z, span, scale: str, mask=None, fade=None) -> dict:
-    """A large matrix as a picture of a pixel per cell (masked cells clear); `fade`
-    moves every colour towards grey, as matrix_svg's does."""
+def raster_pictures(z, span, scale: str, mask=None, fade=None) -> list[dict]:
+    """A large matrix as pictures: a pixel per cell (masked cells clear) and, over it, a
+    picture of any masked cells alone, hatched. `fade` moves every colour towards grey,
+    as matrix_svg's does."""
     low, high = span
     values = z if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
                                      for row, mask_row in zip(z, mask)]
-    return placed(_png_of(_frozen(values), low, high, scale, fade), -0.5, -0.5, len(z[0]), len(z))
-
-
-def _frozen(values) -> tuple | list:
-    try:
-        return tuple(map(tuple, values))
-    except TypeError:
-        return values
+    # Rows as tuples: the picture is made once per matrix (many states show the same one).
+    pictures = [placed(_png_of(tuple(map(tuple, values)), low, high, scale, fade), -0.5, -0.5, len(z[0]), len(z))]
+    if mask is not None and any(any(row) for row in mask):
+        pictures.append(picture(mask_svg(mask), -0.5, -0.5, len(z[0]), len(z)))
+    return pictures
 
 
 @functools.lru_cache(maxsize=256)

@@ -14,8 +14,8 @@ import textwrap
 
 from .common import ACCENT, COLORBAR_MARGIN, Issue, axis, base_layout, colour_key, empty_trace, index_problem, \
     issues, labelled_x, labels_problem, matrix_problem, picture, table as data_table
-from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, mask_svg, masked_key, matrix_svg, \
-    range_issues, raster_picture, row_outline, table_rows, ticks, unmasked
+from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
+    raster_pictures, row_outline, table_rows, ticks, unmasked
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -109,9 +109,7 @@ def figure(chart, data: dict) -> dict:
             # chosen faded towards grey), the hatch of any masked ones over it, and a
             # colour bar for them all (below).
             traces.append(empty_trace(xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
-            cells = [raster_picture(z, span, chart.scale, masks[index], None if emphasised else _FADE)]
-            if masks[index] is not None and any(any(r) for r in masks[index]):
-                cells.append(picture(mask_svg(masks[index]), -0.5, -0.5, len(x), len(y)))
+            cells = raster_pictures(z, span, chart.scale, masks[index], None if emphasised else _FADE)
             for image in cells:
                 image.update(xref=f"x{suffix}", yref=f"y{suffix}")
             images += cells
