@@ -10,7 +10,7 @@ from .cache.build import BuildCache
 from .compute.states import compute_site
 from .errors import Problem, StrictModeError
 from .kinds import kind_of
-from .load.content import Site, load_site
+from .load.content import load_site
 from .outputs.assets import collect_assets, versioned_names
 from .outputs.offline import render_offline
 from .outputs.writer import write_site
@@ -18,6 +18,7 @@ from .render.pages import render_pages
 from .render.prose import render_prose
 from .render.seo import site_files
 from .render.theme import load_theme
+from .site import Site
 
 
 @dataclass

@@ -15,8 +15,8 @@ from typing import Any
 from ..cache.build import BuildCache
 from ..errors import ContentError, Problem
 from ..kinds import kind_of
-from ..load.content import Site
 from ..load.models import SHARED_DIR, load_model
+from ..site import Site
 from .formats import is_shared
 
 

@@ -6,10 +6,11 @@ problems in all files are collected, so an author sees every error at once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, Problem
+from ..kinds import KINDS_BY_NAME
+from ..site import DEFAULT_KIND, Site, SiteConfig
 from . import schema
 from .frontmatter import load_document, parse_toml, read_text
 
@@ -18,37 +19,12 @@ SITE_FILE = "site.toml"
 SeriesEntry = schema.record("SeriesEntry", schema.SERIES_ENTRY, __name__)
 
 
-@dataclass(frozen=True)
-class SiteConfig:
-    path: Path
-    title: str
-    description: str
-    language: str
-    theme: str
-    base_url: str
-    max_states: int
-    labels: dict
-    series: tuple[SeriesEntry, ...]
-    extra: tuple[SeriesEntry, ...]
-    play: str = ""    # the page the explainers' "Play with this concept" box links to
-
-
-@dataclass
-class Site:
-    root: Path
-    config: SiteConfig
-    pages: list            # kinds.PageSource of every kind, in series order
-    warnings: list[Problem] = field(default_factory=list)
-
-
 def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: dict | None = None) -> Site:
     """Read content/: the site config and every content folder in it.
 
     Warnings are appended to `warnings` as they are found (the caller's counting
     collector), so they are reported even when errors stop the build. `kinds`
     (name -> PageKind) defaults to every kind under generator/kinds/."""
-    from ..kinds import KINDS_BY_NAME
-
     kinds = kinds or KINDS_BY_NAME()
     if not content_dir.is_dir():
         what = "is not a folder" if content_dir.exists() else "does not exist"
@@ -76,8 +52,6 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
 def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):
     """The kind whose main file the folder holds, as its `kind` key (default
     explainer) confirms; None, with a warning, for a folder with no main file."""
-    from ..kinds import DEFAULT_KIND
-
     found = [kind for kind in kinds.values() if present(folder / kind.main_file)]
     if not found:
         names = ", ".join(sorted({kind.main_file for kind in kinds.values()}))

@@ -32,9 +32,9 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from ..cache.build import BuildCache
-from ..load.content import Site
 from ..cache.disk import digest, kept
 from ..errors import BuildError
+from ..site import Site
 
 # One attribute in the text of a start tag, as HTML reads it: a name, then
 # optionally "=" and a value, double-quoted, single-quoted or bare.

@@ -24,7 +24,7 @@ from ..cache.build import BuildCache
 from ..cache.disk import digest, kept
 from ..errors import ContentError, Problem
 from ..kinds import kind_of
-from ..load.content import Site
+from ..site import Site
 from ..compute.formats import minus
 from .templating import make_env
 

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 
-from ..load.content import Site
+from ..site import Site
 from .payload import script_json
 
 SITEMAP = "sitemap.xml"

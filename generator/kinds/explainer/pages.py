@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...render import seo
-from ...render.pages import Page, RenderContext, split_questions
+from ...render.pages import split_questions
 from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
+from ...site import Page, RenderContext
 from .compute import StepStates
 from .content import Control, Explainer, Step, value_text
 from .payload import chart_payload, explainer_payload, step_payload

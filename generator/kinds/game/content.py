@@ -33,6 +33,10 @@ class Game(PageSource):
     text: str = ""                                  # the file's source, for line numbers
 
     @property
+    def main_path(self) -> Path:
+        return self.path / MAIN_FILE
+
+    @property
     def model_path(self) -> Path:
         return self.path / MODEL_FILE
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from ...compute.formats import percent
 from ...errors import ContentError, Problem
 from ...render import seo
-from ...render.pages import Page, RenderContext
 from ...render.sharing import embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
+from ...site import Page, RenderContext
 from .compute import RoundStates
 from .content import Game
 from .payload import game_payload, shares, word_names
