@@ -97,3 +97,42 @@ def test_data_table_cells_use_the_minus_sign():
 
     assert number_cell(-3) == "\u22123" and number_cell(-0.25) == "\u22120.25"
     assert number_cell(-0.25, ".0%") == "\u221225%" and number_cell(7) == "7"
+
+
+def test_what_is_worked_out_from_a_shared_list_is_kept_on_it():
+    """The charts round a shared array and write its table cells once, and keep the
+    result on the list itself (which the build cache owns), not in a table keyed by id()."""
+    import numpy as np
+
+    from generator.compute.formats import plain
+    from generator.render.charts.common import number_cells, rounded
+
+    shared = plain(np.linspace(-1, 1, 32).reshape(2, 16), {})
+    assert rounded(shared) is rounded(shared) and rounded(shared) == [[round(v, 4) + 0.0 for v in row]
+                                                                     for row in shared]
+    assert number_cells(shared[0]) is number_cells(shared[0]) and number_cells(shared[0])[0] == "−1.00"
+    assert number_cells(shared[0], ".0%") is not number_cells(shared[0])  # one entry per format
+    assert rounded(list(shared[0])) is not rounded(list(shared[0]))       # a plain list: nothing kept
+
+
+def test_no_module_keeps_a_table_keyed_by_id():
+    """Memo tables keyed by id() belong to the BuildCache (or to one object), never to a module."""
+    import ast
+    from pathlib import Path
+
+    import generator
+
+    found = []
+    for path in Path(generator.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        module_names = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                        if isinstance(target, ast.Name)}
+        for node in ast.walk(tree):
+            table = node.value if isinstance(node, ast.Subscript) else \
+                node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+            if isinstance(table, ast.Name) and table.id in module_names and any(
+                    isinstance(call, ast.Call) and getattr(call.func, "id", None) == "id"
+                    for call in ast.walk(node.slice if isinstance(node, ast.Subscript) else node)):
+                found.append(f"{path.name}:{node.lineno} {table.id}")
+    assert not found, found

@@ -106,8 +106,20 @@ class SharedList(list):
     """A list plain() made from a numpy array of numbers. Equal arrays returned in
     many states (one head's weights under each of its queries) become one such
     list, so the charts and the page's pool, which recognise lists they have seen
-    by identity, do their work once. A shared list is never modified."""
-    __slots__ = ()
+    by identity, do their work once. A shared list is never modified, so what is
+    worked out from it (its rounded numbers, its table cells) is kept on it."""
+    __slots__ = ("_derived",)
+
+    def derived(self, key, make):
+        """make(), worked out once per key and kept with this list: as long as the
+        list, which the build cache's table of shared arrays owns, and no longer."""
+        try:
+            table = self._derived
+        except AttributeError:
+            table = self._derived = {}
+        if key not in table:
+            table[key] = make()
+        return table[key]
 
 
 def _plain_array(array: np.ndarray, arrays: dict | None):

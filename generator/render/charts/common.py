@@ -52,9 +52,6 @@ def base_layout(chart, **extra) -> dict:
     return layout
 
 
-_ROUNDED: dict[tuple, tuple] = {}  # (id of a shared list, digits) -> (that list, rounded)
-
-
 # The right margin of a chart with a colour bar: room for the bar and its labels
 # ("−1.5", "10") from the start. Plotly still widens it if the labels need more, but
 # when the bar fits, Plotly does not lay the whole figure out a second time on every
@@ -76,23 +73,19 @@ def axis(title: str = "", **extra) -> dict:
 
 def rounded(values, digits: int = 4):
     """Round numbers for the page: shorter JSON, stable bytes between builds."""
+    if is_shared(values):  # an array many states share: rounded once, and the result shared too
+        return values.derived(("rounded", digits), lambda: _rounded_items(values, digits))
     if isinstance(values, (list, tuple)):
-        shared = is_shared(values)
-        if shared:  # an array many states share: rounded once, and the result shared too
-            found = _ROUNDED.get((id(values), digits))
-            if found is not None and found[0] is values:
-                return found[1]
-        # One comprehension per row rather than a call per number: charts hold thousands.
-        result = [rounded(v, digits) if isinstance(v, (list, tuple))
-                  else round(v, digits) + 0.0 if isinstance(v, float) else v for v in values]
-        if shared:
-            if len(_ROUNDED) >= 4096:
-                _ROUNDED.clear()
-            _ROUNDED[(id(values), digits)] = (values, result)  # holding values keeps its id unique
-        return result
+        return _rounded_items(values, digits)
     if isinstance(values, float):
         return round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
     return values
+
+
+def _rounded_items(values, digits: int) -> list:
+    # One comprehension per row rather than a call per number: charts hold thousands.
+    return [rounded(v, digits) if isinstance(v, (list, tuple))
+            else round(v, digits) + 0.0 if isinstance(v, float) else v for v in values]
 
 
 def sequential_colour(value: float) -> str:
@@ -271,20 +264,9 @@ def number_cell(value, y_format: str = "") -> str:
 
 def number_cells(values: list, y_format: str = "") -> list[str]:
     """number_cell of each value; worked out once for a row many states share."""
-    shared = is_shared(values)
-    if shared:
-        found = _CELLS.get((id(values), y_format))
-        if found is not None and found[0] is values:
-            return found[1]
-    cells = [number_cell(value, y_format) for value in values]
-    if shared:
-        if len(_CELLS) >= 4096:
-            _CELLS.clear()
-        _CELLS[(id(values), y_format)] = (values, cells)
-    return cells
-
-
-_CELLS: dict[tuple, tuple] = {}  # (id of a shared row, format) -> (that row, its cells)
+    if is_shared(values):
+        return values.derived(("cells", y_format), lambda: [number_cell(value, y_format) for value in values])
+    return [number_cell(value, y_format) for value in values]
 
 
 def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
