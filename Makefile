@@ -1,30 +1,35 @@
 # The README's commands: `make build`, then `make test`. Everything they need
 # (a virtualenv with pinned packages, Debian's chromium, nodejs and Java, the
 # npm packages the tests use) is installed on first use.
+#
+# This repository is a site like any other: content/ and themes/ built by the
+# `lensa` command, which the virtualenv holds as an editable install of this
+# checkout (generator/ is its code), so an edit to generator/ applies at once.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+LENSA := $(VENV)/bin/lensa
 PORT ?= 8000
 
 .PHONY: build test serve check new docs dist clean browser java bench retrain
 
-build: $(VENV)/.runtime node_modules/.package-lock.json
-	$(PY) -m generator build
+build: $(VENV)/.package node_modules/.package-lock.json
+	$(LENSA) build
 
-check: $(VENV)/.runtime
-	$(PY) -m generator check --strict
+check: $(VENV)/.package
+	$(LENSA) check --strict
 
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
-dist: $(VENV)/.runtime node_modules/.package-lock.json
-	$(PY) -m generator dist
+dist: $(VENV)/.package node_modules/.package-lock.json
+	$(LENSA) dist
 
-serve: $(VENV)/.runtime node_modules/.package-lock.json
-	$(PY) -m generator serve --port $(PORT)
+serve: $(VENV)/.package node_modules/.package-lock.json
+	$(LENSA) serve --port $(PORT)
 
 # make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
-new: $(VENV)/.runtime
+new: $(VENV)/.package
 	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"]"; exit 2; }
-	$(PY) -m generator new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
+	$(LENSA) new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
 
 # Regenerate the field reference in docs/authoring.md from the schema.
 docs: $(VENV)/.runtime
@@ -50,7 +55,15 @@ $(VENV)/.runtime: requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+# The package, editable: the pinned build tools, then this checkout with no
+# dependencies (requirements.txt pinned them). pyproject.toml and setup.py say
+# what it holds.
+$(VENV)/.package: $(VENV)/.runtime requirements-build.txt pyproject.toml setup.py
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-build.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --editable .
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt requirements-build.txt $(VENV)/.runtime
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 

@@ -1,8 +1,10 @@
-"""Command line: python -m generator build|serve|new|check|dist.
+"""Command line: lensa init|new|serve|check|build|dist.
 
 Problems are printed one plain line each, warnings are counted, and the totals
-come last. A Python traceback reaches the user only with --debug. Installed as a
-package (pyproject.toml), the same command line is the `lensa` command.
+come last. A Python traceback reaches the user only with --debug. Installed
+(pyproject.toml), it is the `lensa` command and `python -m lensa`; in this
+repository's checkout, `python -m generator` too. Every command works on the
+site in the current folder: its content/ and themes/, its build/ and dist/.
 """
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+from . import __version__
 from .errors import GeneratorError, Problem, display_path, report_lines
 
-PROJECT = Path(__file__).resolve().parent.parent
 COMMAND = "lensa"  # the console script pyproject.toml installs
-EPILOG = "Every command takes --help. docs/authoring.md explains how to write an explainer."
+EPILOG = "Every command takes --help. Lensa's authoring guide (docs/authoring.md) explains every field."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,25 +46,28 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def _installed_command() -> bool:
-    return Path(sys.argv[0]).stem == COMMAND
+def program() -> str:
+    """The command as the user typed it: `lensa`, or `python -m <package>`."""
+    if Path(sys.argv[0]).stem == COMMAND:
+        return COMMAND
+    return f"python -m {__name__.partition('.')[0]}"
 
 
-def _base() -> Path:
-    """The folder the default content/, themes/, build/ and dist/ are in. For
-    `python -m generator` in a checkout of the project (what the Makefile runs),
-    the project folder, as it always was; for the installed `lensa` command, or a
-    copy of the package installed without the project around it, the current folder."""
-    if _installed_command() or not (PROJECT / "pyproject.toml").is_file():
-        return Path.cwd()
-    return PROJECT
+def version_line() -> str:
+    from .resources import plotly_bundle
+
+    bundle = plotly_bundle()
+    return f"lensa {__version__}, with " + (bundle.describe() if bundle else
+                                            "no partial plotly.js bundle (npm ci installs it)")
 
 
 def _parser() -> argparse.ArgumentParser:
-    base = _base()
-    prog = COMMAND if _installed_command() else "python -m generator"
+    base = Path.cwd()
+    prog = program()
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0].replace(
-        "python -m generator", prog), epilog=EPILOG)
+        "lensa", prog, 1), epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="show the version of lensa and of the plotly.js it ships, and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     def command(name: str, run, help_text: str, failed: str, site: bool = True) -> argparse.ArgumentParser:
@@ -72,13 +77,29 @@ def _parser() -> argparse.ArgumentParser:
                          help="content folder (default: content/)")
         if site:
             sub.add_argument("--themes", type=Path, default=base / "themes",
-                             help="folder of themes (default: themes/)")
+                             help="folder of the site's own themes (default: themes/); the packaged "
+                                  "themes, default and course, need none, and a theme of the site's "
+                                  "wins over a packaged one of the same name")
             sub.add_argument("--theme", help="theme name, overriding the theme in site.toml")
             sub.add_argument("--strict", action="store_true",
                              help="fail when there are warnings (unknown keys and the like)")
         sub.add_argument("--debug", action="store_true", help="show Python tracebacks of failures")
         return sub
 
+    init = commands.add_parser("init", help="Start a site in a folder: content/ with a first explainer, "
+                               "a GitHub Pages workflow, a README.", epilog=EPILOG,
+                               description="Start a site in FOLDER (default: the current folder): "
+                               "content/site.toml with a series of one explainer, that explainer, a "
+                               ".gitignore, requirements.txt (this version of lensa), a GitHub Pages "
+                               "workflow and a README. It refuses a folder that is not empty unless "
+                               "told to, and never overwrites a file.")
+    init.set_defaults(run=_init, command="init", failed="Init failed", base=base)
+    init.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="FOLDER",
+                      help="where the site goes, made if missing (default: the current folder)")
+    init.add_argument("--title", help="the site's title (default: made from the folder's name)")
+    init.add_argument("--force", action="store_true",
+                      help="start the site in a folder that is not empty, keeping every file already there")
+    init.add_argument("--debug", action="store_true", help="show Python tracebacks of failures")
     build = command("build", _build, "Build the site into the output folder, replacing it only when "
                     "the whole build succeeds.", "Build failed")
     build.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
@@ -145,7 +166,16 @@ def _new(args, warnings: list[Problem]) -> int:
     from .dev.scaffold import scaffold
 
     created = scaffold(args.content, args.slug, args.title)
-    for line in created.report(Path.cwd()):
+    for line in created.report(Path.cwd(), program()):
+        print(line)
+    return 0
+
+
+def _init(args, warnings: list[Problem]) -> int:
+    from .dev.site_scaffold import init_site
+
+    started = init_site(args.base / args.folder, args.title, force=args.force, version=__version__)
+    for line in started.report(Path.cwd(), program()):
         print(line)
     return 0
 

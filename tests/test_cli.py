@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import generator
 from generator import cli
 from generator.cli import main
 
@@ -111,15 +112,28 @@ def test_debug_shows_the_traceback_of_a_content_error(tmp_site):
     assert loud.returncode == 1 and "Traceback" in loud.stderr and "ContentError" in loud.stderr
 
 
-def test_default_folders_are_the_projects_or_the_current_ones(tmp_path, monkeypatch):
-    """`python -m generator` in the checkout keeps the project's folders, wherever it
-    is started; the installed `lensa` command uses the current folder's."""
+def test_default_folders_are_the_current_ones(tmp_path, monkeypatch):
+    """This repository is a site like any other: `python -m generator` and the
+    installed `lensa` command both work on the site in the current folder."""
     monkeypatch.chdir(tmp_path)
-    args = cli._parser().parse_args(["build"])
-    assert (args.content, args.themes, args.out) == (ROOT / "content", ROOT / "themes", ROOT / "build")
+    parser = cli._parser()
+    args = parser.parse_args(["build"])
+    assert (args.content, args.themes, args.out) == (tmp_path / "content", tmp_path / "themes", tmp_path / "build")
+    assert parser.prog == "python -m generator"
     monkeypatch.setattr(sys, "argv", [str(tmp_path / "venv" / "bin" / "lensa")])
     parser = cli._parser()
     args = parser.parse_args(["dist"])
     assert (args.content, args.themes, args.out, args.base) == (
         tmp_path / "content", tmp_path / "themes", tmp_path / "build", tmp_path)
     assert parser.prog == "lensa"
+
+
+def test_version_names_lensa_and_the_plotly_js_it_ships(capsys):
+    import json
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    bundle = json.loads((ROOT / "node_modules" / "plotly.js-cartesian-dist-min" / "package.json").read_text())
+    assert capsys.readouterr().out == (f"lensa {generator.__version__}, with plotly.js {bundle['version']} "
+                                       f"(plotly.js-cartesian-dist-min, {bundle['license']} licence)\n")

@@ -1,103 +1,299 @@
-"""The project installs as a package (pyproject.toml): into a fresh virtualenv,
-`pip install` gives the `lensa` command, whose exit status is the command
-line's and whose default folders are those of the current folder."""
-import importlib.util
+"""The package stands alone: the sdist and the wheel, built with the pinned build
+tools of requirements-dev.txt and no network, install into a fresh virtualenv as
+`lensa`, and an author who has only that starts a site in an empty folder far
+from this checkout (with no node_modules/ anywhere), builds it, adds an
+explainer, and gets pages that work from disk and under a GitHub Pages subpath
+with this repository's first view.
+
+One wheel and one virtualenv for the session: the wheel is built from the sdist
+(as `python -m build` does), so the sdist is shown to be complete too."""
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
-import sysconfig
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
-from .conftest import FIXTURES, ROOT
+import generator
+from generator.resources import Bundle, bundle_dependency
 
-TINY = FIXTURES / "tiny" / "content"
+from .conftest import ROOT, write_files
+from .hosting import PagesServer
 
-
-def _builds_wheels_offline() -> bool:
-    """Whether this environment's setuptools can build the wheel with no build isolation
-    (it builds wheels by itself from 70.1; before, it needs the wheel package)."""
-    spec = importlib.util.find_spec("setuptools")
-    if spec is None:
-        return False
-    import setuptools
-
-    version = tuple(int(part) for part in setuptools.__version__.split(".")[:2])
-    return version >= (70, 1) or importlib.util.find_spec("wheel") is not None
+VERSION = generator.__version__
+BUNDLE = Bundle.read(ROOT / "node_modules" / bundle_dependency(ROOT))
+STARTER_SLUG = "softmax-temperature"
+FIRST_VIEW_BUDGET = 600 * 1024   # gzipped, docs: the standing budgets
 
 
-@pytest.fixture(scope="module")
-def venv(tmp_path_factory):
-    """A virtualenv with the package installed from a copy of the project's files
-    (so that no build/ or *.egg-info appears in the checkout). It borrows the
-    dependencies this environment already has through a .pth file, like
-    --system-site-packages would, so nothing but the build backend is downloaded."""
-    root = tmp_path_factory.mktemp("packaging")
+@pytest.fixture(scope="session")
+def dists(tmp_path_factory):
+    """The sdist and the wheel, built from a copy of the checkout's files (those git keeps)
+    and the plotly.js bundle npm ci installed (so nothing lands in the checkout)."""
+    assert BUNDLE is not None, "node_modules/ is not installed: run `npm ci` (make test does)"
+    root = tmp_path_factory.mktemp("dists")
     source = root / "source"
-    shutil.copytree(ROOT / "generator", source / "generator", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(ROOT / name, source / name)
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(BUNDLE.folder, source / "node_modules" / BUNDLE.folder.name)
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(root / "dist"),
+                           str(source)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    [sdist] = (root / "dist").glob("*.tar.gz")
+    [wheel] = (root / "dist").glob("*.whl")
+    return sdist, wheel
+
+
+@pytest.fixture(scope="session")
+def venv(dists, tmp_path_factory):
+    """A fresh virtualenv with the wheel installed. Its dependencies, which pip would
+    download, are linked in from this environment: exactly those the wheel's metadata
+    names (and theirs), so a missing dependency fails here as it would for an author."""
+    _, wheel = dists
+    root = tmp_path_factory.mktemp("venv")
     folder = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
     python = folder / "bin" / "python"
-    site_packages = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                   capture_output=True, text=True, check=True).stdout.strip()
-    (root / "venv" / site_packages).joinpath("borrowed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    isolation = ["--no-build-isolation"] if _builds_wheels_offline() else []  # else pip fetches setuptools
-    done = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--disable-pip-version-check",
-                           *isolation, str(source)], capture_output=True, text=True, cwd=root)
+    purelib = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    dependencies = root / "dependencies"
+    _link_distributions(_requirements(wheel), dependencies)
+    (purelib / "dependencies.pth").write_text(f"{dependencies}\n")
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
+                           "--no-index", "--disable-pip-version-check", str(wheel)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return folder
 
 
-def lensa(venv, *args, cwd):
-    return subprocess.run([venv / "bin" / "lensa", *map(str, args)], cwd=cwd, capture_output=True, text=True)
+def _requirements(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    return [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
 
 
-def test_the_package_has_its_code_and_data_files(venv, tmp_path):
-    where = subprocess.run([venv / "bin" / "python", "-c", "import generator; print(generator.__file__)"],
-                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
-    package = Path(where).resolve().parent
-    assert package.is_relative_to(venv.resolve()), "the installed copy, not the checkout"
-    for name in ("dev/client.js", "dev/starter/explainer.md", "dev/starter/steps/01-temperature.md",
-                 "render/charts/__init__.py", "outputs/offline.py"):
-        assert (package / name).is_file(), name
+def _link_distributions(requirements: list[str], target: Path) -> None:
+    """Link each required distribution's top-level files into `target`, with what they require."""
+    target.mkdir()
+    seen: set[str] = set()
+    queue = [Requirement(line) for line in requirements]
+    while queue:
+        requirement = queue.pop()
+        name = requirement.name.lower().replace("_", "-")
+        if name in seen or (requirement.marker and not requirement.marker.evaluate({"extra": ""})):
+            continue
+        seen.add(name)
+        distribution = importlib.metadata.distribution(name)
+        queue += [Requirement(line) for line in distribution.requires or []]
+        for top in sorted({Path(str(file)).parts[0] for file in distribution.files or []}):
+            if top not in {"..", "__pycache__"} and not (target / top).exists():
+                (target / top).symlink_to(Path(str(distribution.locate_file(top))).resolve())
 
 
-def test_lensa_has_help(venv, tmp_path):
-    result = lensa(venv, "--help", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("usage: lensa ")
-    for command in ("build", "serve", "new", "check", "dist"):
-        assert command in result.stdout
-    build_help = lensa(venv, "build", "--help", cwd=tmp_path)
-    assert build_help.returncode == 0 and build_help.stdout.startswith("usage: lensa build")
+def lensa(venv: Path, *args, cwd: Path, command: str = "lensa") -> subprocess.CompletedProcess:
+    """The installed command, run as an author would: the venv first on PATH, nothing of the checkout."""
+    run = [venv / "bin" / "lensa"] if command == "lensa" else [venv / "bin" / "python", "-m", "lensa"]
+    return subprocess.run([*run, *map(str, args)], cwd=cwd, capture_output=True, text=True, env=_author_env(venv))
 
 
-def test_lensa_builds_the_fixture_site(venv, tmp_path):
-    out = tmp_path / "out"
-    result = lensa(venv, "build", "--content", TINY, "--themes", ROOT / "themes", "--out", out, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "Built 6 pages (3 states)" in result.stdout
-    for name in ("index.html", "coin-flips/index.html", "offline/coin-flips.html", "assets/plotly.min.js"):
-        assert (out / name).is_file(), name
+def _author_env(venv: Path) -> dict:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["LENSA_CACHE_DIR"] = str(venv.parent / "cache")
+    return env
 
 
-def test_lensa_defaults_to_the_current_folder(venv, tmp_path):
-    shutil.copytree(TINY, tmp_path / "content")
-    shutil.copytree(ROOT / "themes", tmp_path / "themes")
-    made = lensa(venv, "new", "my-topic", cwd=tmp_path)  # from the starter the package carries
-    assert made.returncode == 0, made.stderr
-    assert (tmp_path / "content" / "my-topic" / "explainer.md").is_file()
-    result = lensa(venv, "build", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "into build in" in result.stdout and (tmp_path / "build" / "my-topic" / "index.html").is_file()
+def _away_from_the_checkout(folder: Path) -> Path:
+    assert ROOT not in folder.resolve().parents and not any(
+        (parent / "node_modules").exists() for parent in [folder, *folder.resolve().parents]), folder
+    return folder
 
 
-def test_lensa_fails_with_the_command_lines_exit_status(venv, tmp_path):
-    result = lensa(venv, "check", "--content", tmp_path / "nope", cwd=tmp_path)
-    assert result.returncode == 1
-    assert result.stderr.splitlines()[0] == "error: nope: does not exist: expected the content folder, with a site.toml"
-    assert "Traceback" not in result.stderr
-    assert lensa(venv, "build", "--no-such-option", cwd=tmp_path).returncode == 2
+@pytest.fixture(scope="session")
+def author_site(venv, tmp_path_factory):
+    """The author's path: `lensa init`, `lensa build`, `lensa new second-topic`, and build again,
+    in an empty folder; each command's result, and the site's folder."""
+    folder = _away_from_the_checkout(tmp_path_factory.mktemp("author")) / "my-site"
+    runs = {"init": lensa(venv, "init", "my-site", cwd=folder.parent)}
+    assert runs["init"].returncode == 0, runs["init"].stderr
+    runs["build"] = lensa(venv, "build", cwd=folder)
+    assert runs["build"].returncode == 0, runs["build"].stderr
+    runs["new"] = lensa(venv, "new", "second-topic", cwd=folder)
+    assert runs["new"].returncode == 0, runs["new"].stderr
+    runs["rebuild"] = lensa(venv, "build", cwd=folder)
+    assert runs["rebuild"].returncode == 0, runs["rebuild"].stderr
+    return folder, runs
+
+
+def test_the_wheel_holds_the_package_and_nothing_else(dists):
+    sdist, wheel = dists
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        vendored = json.loads(archive.read("lensa/vendor/plotly/package.json"))
+        shipped = archive.read(f"lensa/vendor/plotly/{BUNDLE.main}")
+    assert {name.split("/")[0] for name in names} == {"lensa", f"lensa_ml-{VERSION}.dist-info"}, "no top-level generator"
+    expected = {f"lensa/{path.relative_to(ROOT / 'generator').as_posix()}" for path in (ROOT / "generator").rglob("*")
+                if path.is_file() and "__pycache__" not in path.parts}
+    expected |= {f"lensa/themes/{path.relative_to(ROOT / 'themes').as_posix()}" for path in (ROOT / "themes").rglob("*")
+                 if path.is_file()}
+    assert expected - names == set(), "every module, theme file and starter file of the checkout"
+    # The partial bundle, with its version and licence recorded beside it.
+    assert (vendored["name"], vendored["version"], vendored["license"]) == (BUNDLE.name, BUNDLE.version, BUNDLE.licence)
+    assert shipped == BUNDLE.path.read_bytes() and "lensa/vendor/plotly/LICENSE" in names
+    assert not any(line.startswith("plotly") for line in _requirements(wheel)), "the full plotly.js is not needed"
+    with tarfile.open(sdist) as archive:
+        members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"pyproject.toml", "setup.py", "package.json", "generator/cli.py", "themes/default/theme.toml",
+            f"node_modules/{BUNDLE.name}/package.json", f"node_modules/{BUNDLE.name}/{BUNDLE.main}"} <= members
+
+
+def test_the_installed_package_imports_as_lensa(venv, tmp_path):
+    for command in ("lensa", "python"):
+        done = lensa(venv, "--version", cwd=tmp_path, command=command)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == f"lensa {VERSION}, with {BUNDLE.describe()}\n"
+    found = subprocess.run([venv / "bin" / "python", "-c", "import lensa, sys; print(lensa.__file__); import generator"],
+                           cwd=tmp_path, capture_output=True, text=True, env=_author_env(venv))
+    assert Path(found.stdout.strip()).is_relative_to(venv), "the installed copy, not the checkout"
+    assert "No module named 'generator'" in found.stderr, "no module with a name as general as `generator`"
+    helped = lensa(venv, "--help", cwd=tmp_path)
+    assert helped.stdout.startswith("usage: lensa ")
+    assert all(command in helped.stdout for command in ("init", "new", "serve", "check", "build", "dist"))
+
+
+def test_init_build_new_build_in_an_empty_folder(author_site):
+    folder, runs = author_site
+    lines = runs["init"].stdout.splitlines()
+    assert lines[0] == "Started a site in my-site/ with:"
+    assert [line.split()[:3] for line in lines[-3:]] == [["cd", "my-site", "&&"], ["lensa", "new", "my-topic"],
+                                                         ["lensa", "build", "build"]], "the next three commands"
+    assert lines[-4] == "Next:"
+    for name in ("content/site.toml", f"content/{STARTER_SLUG}/explainer.md", f"content/{STARTER_SLUG}/model.py",
+                 ".gitignore", "requirements.txt", ".github/workflows/pages.yml", "README.md"):
+        assert (folder / name).is_file(), name
+    assert (folder / "requirements.txt").read_text().splitlines()[-1] == f"lensa-ml=={VERSION}"
+    assert "Built 7 pages" in runs["build"].stdout and "Built 12 pages" in runs["rebuild"].stdout
+    index = (folder / "build" / "index.html").read_text()
+    assert f'href="{STARTER_SLUG}/index.html"' in index and 'href="second-topic/index.html"' in index
+    assert not (folder / "themes").exists() and not (folder / "node_modules").exists()
+
+
+def test_the_workflow_installs_this_version_and_deploys_with_the_official_actions(author_site):
+    yaml = pytest.importorskip("yaml")
+    folder, _ = author_site
+    workflow = yaml.safe_load((folder / ".github" / "workflows" / "pages.yml").read_text())
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers["push"]["branches"] == ["main"] and "workflow_dispatch" in triggers
+    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
+    uses = [step.get("uses", "").split("@")[0] for step in build["steps"] + deploy["steps"]]
+    assert {"actions/checkout", "actions/setup-python", "actions/upload-pages-artifact",
+            "actions/deploy-pages"} <= set(uses)
+    runs = [step.get("run") for step in build["steps"] if step.get("run")]
+    assert runs == ["pip install -r requirements.txt", "lensa build"]
+    artifact = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert artifact["with"]["path"].rstrip("/") == "build"
+    assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_the_pages_work_from_disk_and_under_a_subpath(author_site, browser):
+    folder, _ = author_site
+    out = folder / "build"
+    with PagesServer() as server:
+        site = server.publish("my-site", out)
+        for start in ((out / "index.html").as_uri(), site):
+            context = browser.new_context()
+            page = context.new_page()
+            errors, requests = [], []
+            # The browser's own guess at a site icon (/favicon.ico, outside any project
+            # site) is not a request of the page's.
+            page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})")
+                    if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico") else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url) if not r.url.endswith("/favicon.ico") else None)
+            page.goto(start)
+            page.get_by_role("link", name="How Temperature Shapes a Softmax").first.click()
+            page.wait_for_function("window.explainerRuntime && window.Plotly")
+            section = page.get_by_role("region", name="Temperature Reshapes the Choice", exact=True)
+            readout = section.locator("dl dd").first
+            before = readout.inner_text()
+            section.get_by_role("group", name="Temperature", exact=True).get_by_role("button", name="T = 2.0").click()
+            assert readout.inner_text() != before, start
+            assert "At temperature 2.0" in section.locator("[data-prose]").inner_text()
+            section.locator("[data-chart] .main-svg").first.wait_for()
+            assert errors == [], errors
+            assert all(url.startswith(("file:", "data:", "blob:", site)) for url in requests), requests
+            context.close()
+        assert set(server.outside) <= {"/favicon.ico"}, "every address of the site's stays under /my-site/"
+
+
+def test_the_first_view_is_the_repositorys(author_site):
+    from bench.first_view import page_bytes
+
+    folder, _ = author_site
+    sizes = page_bytes(folder / "build" / STARTER_SLUG / "index.html")
+    assert sizes["total"] <= FIRST_VIEW_BUDGET, f"{sizes['total'] / 1024:.0f} KB gzipped"
+    assert (folder / "build" / "assets" / "plotly.min.js").read_bytes() == BUNDLE.path.read_bytes()
+
+
+def test_check_dist_and_serve_work_in_the_site(author_site, venv):
+    folder, _ = author_site
+    checked = lensa(venv, "check", cwd=folder)
+    assert checked.returncode == 0 and checked.stdout.startswith("OK: 2 pages"), checked.stderr
+    packed = lensa(venv, "dist", cwd=folder)
+    assert packed.returncode == 0, packed.stderr
+    assert list((folder / "dist").glob("*.zip"))
+    server = subprocess.Popen([venv / "bin" / "lensa", "serve", "--port", "0"], cwd=folder, env=_author_env(venv),
+                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        seen = []
+        for line in server.stderr:
+            seen.append(line)
+            found = re.search(r"Serving (http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                from .hosting import fetch_http
+
+                page = fetch_http(found.group(1) + f"{STARTER_SLUG}/index.html")
+                assert page.status == 200 and b"How Temperature Shapes a Softmax" in page.body
+                break
+        else:
+            pytest.fail("lensa serve did not start:\n" + "".join(seen))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_init_refuses_a_folder_that_is_not_empty(venv, tmp_path):
+    folder = write_files(_away_from_the_checkout(tmp_path) / "notes", {"ideas.md": "mine\n"})
+    refused = lensa(venv, "init", cwd=folder)
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines()[0].startswith("error: .: is not empty (ideas.md): ")
+    assert [path.name for path in folder.iterdir()] == ["ideas.md"] and refused.stdout == ""
+
+
+def test_a_site_theme_that_extends_a_packaged_theme_builds(venv, tmp_path):
+    folder = _away_from_the_checkout(tmp_path) / "themed"
+    assert lensa(venv, "init", folder, cwd=tmp_path).returncode == 0
+    write_files(folder / "themes", {
+        "mine/theme.toml": 'extends = "default"\nstylesheets = ["mine.css"]\n',
+        "mine/static/mine.css": ".site-header { border-bottom: 4px solid; }\n",
+        "mine/templates/base.html": '{% extends "@default/base.html" %}{% block footer %}'
+                                    '<footer class="site-footer">Made by me</footer>{% endblock %}\n',
+    })
+    built = lensa(venv, "build", "--theme", "mine", cwd=folder)
+    assert built.returncode == 0, built.stderr
+    index = (folder / "build" / "index.html").read_text()
+    assert "Made by me" in index and "assets/mine.css" in index and "assets/style.css" in index
+    assert (folder / "build" / "assets" / "runtime.js").is_file(), "the packaged theme's files"

@@ -129,3 +129,32 @@ def test_a_template_syntax_error_names_the_template_file_and_line(tmp_path, temp
     assert "internal error" not in run.stderr and "Traceback" not in run.stderr
     assert len(lines) == 2 and lines[-1] == "Build failed: 1 error."
     assert not (tmp_path / "build").exists()
+
+
+def test_a_site_theme_extends_a_packaged_one_without_copying_it(tmp_path):
+    """A site's themes/ holds only its own theme; the default and course themes it
+    extends come from the package."""
+    themes = write_files(tmp_path / "themes", {
+        "mine/theme.toml": 'extends = "course"\nstylesheets = ["mine.css"]\n',
+        "mine/static/mine.css": "body { margin: 0; }",
+    })
+    theme = load_theme(themes, "mine", ROOT / "site.toml")
+    assert theme.chain == [themes / "mine", THEMES / "course", THEMES / "default"]
+    assert theme.stylesheets == ["style.css", "course.css", "mine.css"]
+    out = tmp_path / "build"
+    build(FIXTURES / "tiny" / "content", out, themes, "mine")
+    assert "assets/mine.css" in (out / "index.html").read_text("utf-8")
+
+
+def test_a_site_theme_wins_over_a_packaged_one_of_the_same_name(tmp_path):
+    themes = write_files(tmp_path / "themes", {
+        "course/templates/base.html": '{% extends "@default/base.html" %}'
+                                      '{% block footer %}<footer>the site\'s own course</footer>{% endblock %}',
+        "course/theme.toml": 'extends = "default"\n',
+    })
+    theme = load_theme(themes, "course", ROOT / "site.toml")
+    assert theme.chain == [themes / "course", THEMES / "default"] and theme.stylesheets == ["style.css"]
+    out = tmp_path / "build"
+    build(FIXTURES / "tiny" / "content", out, themes, "course")
+    html = (out / "index.html").read_text("utf-8")
+    assert "<footer>the site's own course</footer>" in html and "course.css" not in html

@@ -28,15 +28,16 @@ class Scaffolded:
     site_file: Path
     added_to_series: bool
 
-    def report(self, base: Path) -> list[str]:
+    def report(self, base: Path, command: str = "lensa") -> list[str]:
+        """What was made, and what to run next (`command`: the command line as the author typed it)."""
         lines = [f"Created {display_path(self.folder, base)}/ with:"]
         lines += [f"  {display_path(path, base)}" for path in self.files]
         if self.added_to_series:
             lines.append(f"Added it to the series at the end of {display_path(self.site_file, base)}.")
         else:
             lines.append(f"{display_path(self.site_file, base)} already lists it; left as it was.")
-        lines.append("Next: `make serve` (or python -m generator serve) and open it in the browser; "
-                     "docs/authoring.md explains every field.")
+        lines.append(f"Next: `{command} serve` and open it in the browser; Lensa's authoring guide "
+                     "(docs/authoring.md) explains every field.")
         return lines
 
 

@@ -47,7 +47,8 @@ STATE_URL = "/__dev__/state"
 FAILED_PATH = "/__dev__/build-failed"   # the "path" of the reload message that means "show the errors"
 GENERATOR = Path(__file__).resolve().parents[1]
 CLIENT_FILE = Path(__file__).resolve().parent / "client.js"
-_RELOADED_NOT = {"generator.dev.serve", "generator.__main__"}  # the running server itself
+PACKAGE = __name__.partition(".")[0]   # "lensa" installed, "generator" in this repository's checkout
+_RELOADED_NOT = {f"{PACKAGE}.dev.serve", f"{PACKAGE}.__main__"}  # the running server itself
 
 
 class LiveSite:
@@ -145,16 +146,16 @@ class LiveSite:
         code (and the modules importing it) is really reloaded."""
         self._modules = None  # if the import fails, the next rebuild tries again
         if fresh:
-            for name in [n for n in sys.modules if n == "generator" or n.startswith("generator.")]:
+            for name in [n for n in sys.modules if n == PACKAGE or n.startswith(f"{PACKAGE}.")]:
                 if name not in _RELOADED_NOT:
                     del sys.modules[name]
             importlib.invalidate_caches()
             _log("generator/ changed: reloading its code.")
             if Path(__file__).resolve() in changed:
                 _log("serve.py itself changed: restart the server to use the new one.")
-        build = importlib.import_module("generator.build")
-        errors = importlib.import_module("generator.errors")
-        cache = importlib.import_module("generator.cache.build")
+        build = importlib.import_module(f"{PACKAGE}.build")
+        errors = importlib.import_module(f"{PACKAGE}.errors")
+        cache = importlib.import_module(f"{PACKAGE}.cache.build")
         self._modules, self._cache = (build, errors, cache), cache.BuildCache()
 
     def _fail(self, err: Exception, warnings: list) -> None:
@@ -201,7 +202,9 @@ def serve(args) -> None:
         site.changed(changed_files or [watcher.filepath])
 
     server = Server(app=site, watcher=watcher)
-    roots = [args.content, args.themes, GENERATOR]
+    # The generator's own code is watched where it is edited: run from a generator/ folder
+    # (this repository's checkout, or an editable install of it), not installed from a wheel.
+    roots = [args.content, args.themes] + ([GENERATOR] if GENERATOR.name == "generator" else [])
     for root in roots:
         # A recursive pattern, not the folder: livereload then reports every changed
         # file at once, rather than the first one it meets.

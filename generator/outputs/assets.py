@@ -1,11 +1,12 @@
 """Static files a build ships: the theme's CSS and runtime, and plotly.js.
 
-plotly.js is shipped as the partial "cartesian" bundle that package.json pins
-(installed into node_modules/ by `npm ci`, which the Makefile runs): it holds
-the heatmap and bar traces the chart kinds draw, at about a third of the full
-bundle's size. Without it, the full bundle inside the plotly Python package is
-the fallback. Either way the file is found on disk without importing plotly
-(importing it costs more than the rest of the build).
+plotly.js is shipped as the partial "cartesian" bundle that package.json pins:
+it holds the heatmap and bar traces the chart kinds draw, at about a third of
+the full bundle's size. In this repository's checkout it is the one `npm ci`
+(which the Makefile runs) puts in node_modules/; installed, the copy inside the
+package (resources.py). Without either, the full bundle inside the plotly
+Python package is the fallback. Either way the file is found on disk without
+importing plotly (importing it costs more than the rest of the build).
 """
 from __future__ import annotations
 
@@ -15,18 +16,20 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..render.theme import Theme
+from ..resources import plotly_bundle
 
 PLOTLY_NAME = "plotly.min.js"  # the name under build/assets/, whichever bundle it holds
-PROJECT = Path(__file__).resolve().parents[2]
 PARTIAL_BUNDLE = Path("plotly.js-cartesian-dist-min") / "plotly-cartesian.min.js"
 
 
 def find_plotly_js(node_modules: Path | None = None) -> Path:
-    """The partial bundle from node_modules/ if installed, else the plotly package's full one."""
-    partial = (node_modules or PROJECT / "node_modules") / PARTIAL_BUNDLE
-    if partial.is_file():
-        return partial
-    return full_plotly_js()
+    """The partial bundle (from `node_modules` when given, else resources.plotly_bundle()),
+    or the plotly package's full one when there is none."""
+    if node_modules is not None:
+        partial = node_modules / PARTIAL_BUNDLE
+        return partial if partial.is_file() else full_plotly_js()
+    bundle = plotly_bundle()
+    return bundle.path if bundle else full_plotly_js()
 
 
 def full_plotly_js() -> Path:

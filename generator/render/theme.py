@@ -1,6 +1,8 @@
 """Themes: a folder of Jinja templates and static files under themes/<name>/.
 
-A theme may extend another (`extends = "default"` in its theme.toml) and
+A theme is looked up in the site's own themes/ folder first, then among the
+themes the package ships (default and course): a theme found in both places is
+the site's. A theme may extend another (`extends = "default"` in its theme.toml) and
 override only the files it changes; lookups walk the chain, child first.
 A template can extend the one it replaces as "@<theme>/<name>.html", and a
 theme's `stylesheets` are linked after its parent's, so a child theme can
@@ -14,7 +16,8 @@ from pathlib import Path
 
 import jinja2
 
-from ..errors import ContentError
+from ..errors import ContentError, display_path
+from ..resources import THEMES_DIR as PACKAGED_THEMES
 from .templating import make_env
 
 TEMPLATES_DIR = "templates"
@@ -58,18 +61,33 @@ class Theme:
             raise ContentError.one(where, f"template syntax error: {err.message}", line=err.lineno) from None
 
 
+def theme_roots(themes_dir: Path) -> list[Path]:
+    """Where themes are looked up, in order: the site's own folder, then the packaged themes."""
+    roots = [themes_dir]
+    if PACKAGED_THEMES.is_dir() and not (themes_dir.is_dir() and themes_dir.samefile(PACKAGED_THEMES)):
+        roots.append(PACKAGED_THEMES)
+    return roots
+
+
+def find_theme(themes_dir: Path, name: str) -> Path | None:
+    """The folder of the theme called `name`: the site's own if it has one, else the package's."""
+    return next((root / name for root in theme_roots(themes_dir) if (root / name).is_dir()), None)
+
+
 def load_theme(themes_dir: Path, name: str, config_path: Path, cache=None) -> Theme:
     """The theme and the themes it extends; `cache` (a BuildCache) keeps its compiled templates in memory."""
     chain, seen, manifests = [], set(), []
     current = name
     while current:
-        folder = themes_dir / current
-        if not folder.is_dir():
-            available = ", ".join(sorted(p.name for p in themes_dir.iterdir() if p.is_dir())) \
-                if themes_dir.is_dir() else "none"
+        folder = find_theme(themes_dir, current)
+        if folder is None:
+            available = ", ".join(sorted({p.name for root in theme_roots(themes_dir) if root.is_dir()
+                                          for p in root.iterdir() if p.is_dir()})) or "none"
             source = config_path if current == name else chain[-1] / "theme.toml"
-            raise ContentError.one(source, f"theme {current!r} does not exist in {themes_dir} "
-                                   f"(available: {available})", field="theme" if current == name else "extends")
+            raise ContentError.one(source, f"theme {current!r} does not exist in "
+                                   f"{display_path(themes_dir, Path.cwd())}/ or among the "
+                                   f"packaged themes (available: {available})",
+                                   field="theme" if current == name else "extends")
         if current in seen:
             raise ContentError.one(folder / "theme.toml", f"themes extend each other in a loop ({current!r})")
         seen.add(current)

@@ -1,0 +1,83 @@
+"""Where the files the package ships besides its code are: the themes, and the
+partial plotly.js bundle with its version and licence.
+
+Installed from a wheel, they are inside the package (lensa/themes/,
+lensa/vendor/plotly/). In this repository's checkout, where generator/ is the
+package's code, they are the top-level themes/ and the bundle npm ci puts in
+node_modules/; pyproject.toml maps themes/ into the package, and setup.py copies
+the bundle in when a wheel or sdist is built (docs/architecture.md says why).
+
+Standard library only: setup.py runs this file on its own, before the package
+or its dependencies are installed.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+VENDORED_PLOTLY = PACKAGE_DIR / "vendor" / "plotly"   # the bundle's npm folder, as the wheel carries it
+PACKAGE_JSON = "package.json"
+
+
+def _checkout() -> Path | None:
+    """The repository around the package, when it runs from this repository's
+    generator/ folder (python -m generator, or an editable install)."""
+    root = PACKAGE_DIR.parent
+    return root if PACKAGE_DIR.name == "generator" and (root / "pyproject.toml").is_file() else None
+
+
+CHECKOUT = _checkout()
+# The packaged themes: inside the installed package, else the checkout's themes/.
+THEMES_DIR = PACKAGE_DIR / "themes" if CHECKOUT is None else CHECKOUT / "themes"
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """An npm package of plotly.js: its folder and what its package.json records."""
+    folder: Path
+    name: str
+    version: str
+    licence: str
+    main: str          # the file the pages load, relative to the folder
+
+    @property
+    def path(self) -> Path:
+        return self.folder / self.main
+
+    def describe(self) -> str:
+        return f"plotly.js {self.version} ({self.name}, {self.licence} licence)"
+
+    @classmethod
+    def read(cls, folder: Path) -> Bundle | None:
+        """The bundle in `folder`, or None when it is not there (or not whole)."""
+        try:
+            manifest = json.loads((folder / PACKAGE_JSON).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        bundle = cls(folder, manifest.get("name", "?"), manifest.get("version", "?"),
+                     manifest.get("license", "?"), manifest.get("main", ""))
+        return bundle if bundle.main and bundle.path.is_file() else None
+
+
+def bundle_dependency(project: Path) -> str:
+    """The npm package of plotly.js that the project's package.json ships: its one
+    dependency (the test suite's packages are devDependencies)."""
+    manifest = json.loads((project / PACKAGE_JSON).read_text("utf-8"))
+    names = [name for name in manifest.get("dependencies", {}) if name.startswith("plotly.js")]
+    if len(names) != 1:
+        raise ValueError(f"{project / PACKAGE_JSON}: expected one plotly.js package in dependencies, "
+                         f"found {names or 'none'}")
+    return names[0]
+
+
+def plotly_bundle() -> Bundle | None:
+    """The partial bundle the pages load: in a checkout, the one npm ci installed
+    (so an upgrade in package.json applies at once); installed, the package's copy."""
+    if CHECKOUT is not None:
+        try:
+            return Bundle.read(CHECKOUT / "node_modules" / bundle_dependency(CHECKOUT))
+        except (OSError, ValueError):  # no package.json, or no plotly.js in it: no partial bundle
+            return None
+    return Bundle.read(VENDORED_PLOTLY)
