@@ -281,6 +281,7 @@ def test_init_refuses_a_folder_that_is_not_empty(venv, tmp_path):
     assert refused.returncode == 1
     assert refused.stderr.splitlines()[0].startswith("error: .: is not empty (ideas.md): ")
     assert [path.name for path in folder.iterdir()] == ["ideas.md"] and refused.stdout == ""
+    assert lensa(venv, "init", "--no-such-option", cwd=folder).returncode == 2  # argparse's usage error
 
 
 def test_a_site_theme_that_extends_a_packaged_theme_builds(venv, tmp_path):
