@@ -207,6 +207,9 @@ def test_round_1_full_stars_only_with_key(game, rounds):
 def test_round_2_only_the_referent_names_the_boy(game, rounds):
     spots = rounds[1]
     assert spots.round.target == "boy" and spots.words[6] == "he"
+    # "Only one person in the sentence fits he": the boy is male, the queen female.
+    gender = {singular: g for singular, _, g in grammar.PEOPLE}
+    assert gender["boy"] == "m" and gender["queen"] == "f"
     # "it is not the nearest noun": the boy is the first person, the queen the one nearest he
     assert spots.words.index("boy") < spots.words.index("queen") < spots.words.index("he")
     boy = spots.words.index("boy")
