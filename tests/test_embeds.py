@@ -298,9 +298,9 @@ def test_course_page_embeds_the_game_from_another_origin(browser, published, ser
     embed = page.frame_locator('iframe[title="Spotlight"]')
     region = embed.get_by_role("region", name="Agreement", exact=True)
     before = page.evaluate("window.__messages.length")
-    region.get_by_role("group", name="Spotlight", exact=True).get_by_role("button", name="keys", exact=True).click()
+    region.get_by_role("group", name="Spotlight", exact=True).get_by_role("button", name="key", exact=True).click()
     answer = region.locator("xpath=.//dl/div[dt[normalize-space()='Answer']]/dd")
-    assert answer.inner_text() == "are"
+    assert answer.inner_text() == "is"
     # The lesson appears once the round is solved, and the frame reports its new height.
     assert region.get_by_role("region", name="What this round shows").is_visible()
     page.wait_for_function(f"window.__messages.length > {before}")

@@ -98,17 +98,25 @@ def test_every_answer_is_the_models_forward_pass_with_the_readers_attention(game
             assert state.readouts[1] == percent(row.max())
 
 
-def test_stars_reward_the_smallest_spotlight_the_model_knows(game, trained):
+def test_stars_reward_the_smallest_spotlight_that_holds_the_lessons_words(game, trained):
+    """Full stars for the fewest words that reach the target holding every key word the
+    lesson names; one star less per extra word, and one less for a spotlight without them."""
     source, rounds, _ = game
+    from tinyformer.rounds import key_columns
     for number, states in enumerate(rounds):
-        outcome = tinyformer.play_round(trained, tinyformer.ROUNDS[number])
-        smallest = tinyformer.smallest_spotlight(outcome, states.target)
+        round_ = tinyformer.ROUNDS[number]
+        outcome = tinyformer.play_round(trained, round_)
+        smallest = tinyformer.smallest_spotlight(outcome, states.target, key_columns(round_))
         assert states.smallest == int(outcome.sizes[smallest])
+        key = {round_.roles[role] for role in round_.key}
+        assert set(states.key_words) == key and key
         best = states.by_key(states.best_key)
         assert best.values["stars"] == source.stars == 3 and best.values["answer"] == states.target
         for state in states.states:
             solved = state.values["answer"] == states.target
-            expected = max(1, 3 - (state.values["size"] - states.smallest)) if solved else 0
+            holds = key <= {p for words in state.choice.values() for p in words}
+            extra = max(0, state.values["size"] - states.smallest)
+            expected = max(1, 3 - extra - (0 if holds else 1)) if solved else 0
             assert state.values["stars"] == expected
         assert states.by_key(states.default_key).values["stars"] == 0, "the empty spotlight solves nothing"
 
@@ -117,17 +125,18 @@ def test_round_1_the_attractor_alone_gives_the_wrong_number(game):
     _, rounds, _ = game
     agreement = rounds[0]
     words = agreement.words
-    assert words[agreement.blank] == "<mask>" and agreement.target == "are"
-    assert state_with(agreement, {0: [words.index("keys")]}).values["answer"] == "are"
-    assert state_with(agreement, {0: [words.index("cabinet")]}).values["answer"] == "is"
+    assert words[agreement.blank] == "<mask>" and agreement.target == "is"
+    assert state_with(agreement, {0: [words.index("key")]}).values["answer"] == "is"
+    assert state_with(agreement, {0: [words.index("cabinets")]}).values["answer"] == "are"
+    assert agreement.by_key(agreement.default_key).values["answer"] not in ("is", "are")
 
 
 def test_round_2_the_answer_is_the_referent(game):
     _, rounds, _ = game
     reference = rounds[1]
-    assert reference.target == "queen"
-    assert state_with(reference, {0: [reference.words.index("queen")]}).values["answer"] == "queen"
-    assert state_with(reference, {0: [reference.words.index("king")]}).values["answer"] != "queen"
+    assert reference.target == "boy"
+    assert state_with(reference, {0: [reference.words.index("boy")]}).values["answer"] == "boy"
+    assert state_with(reference, {0: [reference.words.index("queen")]}).values["answer"] != "boy"
 
 
 @pytest.mark.parametrize("number", [2, 3])
@@ -276,6 +285,30 @@ def test_a_model_that_misses_a_spotlight_is_named(game_site):
             "over 5 words, found 31") in run.stderr, run.stderr
 
 
+KEYS = '"key_words": [round_.roles[role] for role in round_.key],'
+
+
+@pytest.mark.parametrize("old, new, message", [
+    (KEYS, '"key_words": [round_.blank],',
+     r"round 1 \(agreement\): key_words must list positions among the candidates \(0, 1, 2, 3, 4\), each once, "
+     r"found \[5\]"),
+    (KEYS, '"key_words": [2, 3, 4] if number == 3 else [round_.roles[role] for role in round_.key],',
+     r"round 3 \(two_heads\): no spotlight that holds every key word \(near, these, dogs\) makes the model "
+     r"answer the target 'bleats'"),
+    ('"own_heads": [_name(head) for head in range(MODEL.heads)],', '"own_heads": ["Head 1"],',
+     r"round 1 \(agreement\): own_attention must hold 1 row\(s\) of 6 finite weights, one per head of own_heads"),
+])
+def test_bad_key_words_and_reveal_heads_are_named(game_site, old, new, message):
+    model = game_site / SLUG / "model.py"
+    assert old in model.read_text()
+    model.write_text(model.read_text().replace(old, new))
+    run = _check(game_site)
+    assert run.returncode == 1
+    # One line per round with the problem, each naming the file and the round.
+    lines = [line for line in run.stderr.splitlines() if str(model) in line]
+    assert lines and any(re.search(message, line) for line in lines), run.stderr
+
+
 # ---- In Chromium, from file://, with the network cut ----------------------------------------------
 
 
@@ -339,9 +372,10 @@ def test_round_1_the_attractor_alone_is_wrong_in_the_page(game, offline_page):
     agreement = rounds[0]
     page = open_game(offline_page, (out / SLUG / "index.html").as_uri())
     region = page.get_by_role("region", name="Agreement", exact=True)
-    cabinet = agreement.words.index("cabinet")
-    word_button(region, agreement, 0, cabinet).click()
-    assert readout(region, "Answer") == "is" != readout(region, "Target")
+    cabinets = agreement.words.index("cabinets")
+    assert readout(region, "Answer") not in ("is", "are"), "the empty spotlight gives neither number"
+    word_button(region, agreement, 0, cabinets).click()
+    assert readout(region, "Answer") == "are" != readout(region, "Target")
     assert readout(region, "Score") == "0 of 12 stars"
     assert not region.get_by_role("region", name="What this round shows").is_visible()
     assert offline_page.errors == []
@@ -380,8 +414,10 @@ def test_reveal_shows_the_models_own_attention_and_the_table_the_spotlight(game,
     reveal = region.get_by_role("button", name="Reveal")
     reveal.click()
     assert reveal.get_attribute("aria-expanded") == "true" and own.is_visible()
+    # Every head of the layer, the ones the reader does not control too.
+    assert own.locator("thead th").all_inner_texts() == ["Word", "Head 1", "Head 2", "Head 3", "Head 4"]
     cells = own.locator("tbody td").all_inner_texts()
-    assert cells == [percent(w) for w in agreement.own_attention[0]]
+    assert cells == [percent(row[i]) for i in range(len(agreement.words)) for row in agreement.own_attention]
     assert f"answers {agreement.own_answer}" in region.inner_text()
     word_button(region, agreement, 0, 1).click()
     word_button(region, agreement, 0, 4).click()
@@ -409,15 +445,15 @@ def test_keyboard_only_play(game, offline_page):
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none", "focus is visible"
     page.keyboard.press("ArrowRight")
-    assert page.evaluate("document.activeElement.textContent") == "keys"
+    assert page.evaluate("document.activeElement.textContent") == "key"
     page.keyboard.press("Space")
-    assert readout(region, "Answer") == "are" and readout(region, "Score") == "3 of 12 stars"
-    assert region.get_by_role("status").inner_text().startswith("The model answers are")
+    assert readout(region, "Answer") == "is" and readout(region, "Score") == "3 of 12 stars"
+    assert region.get_by_role("status").inner_text().startswith("The model answers is")
     # Tab leaves the group at once (one tab stop); Shift+Tab returns to the pressed word.
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('[role=group]')") is None
     page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.textContent") == "keys"
+    assert page.evaluate("document.activeElement.textContent") == "key"
     for _ in range(20):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.textContent").startswith("Next round"):
@@ -543,7 +579,7 @@ def test_the_embed_plays_and_the_embed_button_carries_the_state(game, offline_pa
     assert 'src="../embed/spotlight/index.html#round-1&amp;spotlight=01000"' in box.input_value()
     embed = open_game(offline_page, (out / "embed" / SLUG / "index.html").as_uri() + "#round-1&spotlight=01000")
     region = embed.get_by_role("region", name="Agreement", exact=True)
-    assert readout(region, "Answer") == "are"
+    assert readout(region, "Answer") == "is"
     assert embed.get_by_role("link", name="All explainers").count() == 0, "an embed has no site navigation"
     link = embed.get_by_role("link", name=re.compile("Open the full game"))
     assert link.get_attribute("href").endswith("spotlight/index.html#round-1&spotlight=01000")

@@ -2,9 +2,11 @@
 tiny transformer's own forward pass with the reader's attention at the blank
 in place of its own (content/_lib/tinyformer, trained by `make retrain`).
 
-The rounds themselves (sentences, heads, the words on offer) are
-tinyformer.ROUNDS, chosen with the committed weights; this file only hands
-them to the game in the shape game.md's kind reads."""
+The rounds themselves (sentences, heads, the words on offer, the words each
+lesson says carry the answer) are tinyformer.ROUNDS, chosen with the committed
+weights; this file only hands them to the game in the shape game.md's kind
+reads. Reveal shows every head of the layer, the ones the reader does not
+control too: a lesson may say what those heads read."""
 import numpy as np
 
 import tinyformer
@@ -13,16 +15,32 @@ MODEL = tinyformer.load()
 
 
 def facts():
-    """What the page says about the model, from its card."""
+    """What the page says about the model, from its card, and one answer that shows
+    a spotlight is attention the model was never trained with."""
     card = MODEL.card
+    markers = [tinyformer.PAD, tinyformer.MASK]
     return {
         "accuracy": card["accuracy_held_out"]["fill_in"]["overall"],
         "held_out": sum(card["corpus"]["held_out"].values()),
         "parameters": card["parameters"],
-        "vocabulary": card["vocab_size"],
+        "words": card["vocab_size"] - len(markers),
+        "markers": len(markers),
         "d_model": card["d_model"],
         "heads": card["heads"],
+        "odd_word": ODD_WORD,
+        "odd_answer": odd_answer(),
     }
+
+
+# Round 1's word that, alone in the spotlight, gives an answer no sentence of the
+# grammar has at the blank (tests/content/test_spotlight_lessons.py checks it).
+ODD_WORD = "to"
+
+
+def odd_answer() -> str:
+    round_ = tinyformer.ROUNDS[0]
+    outcome = tinyformer.play_round(MODEL, round_)
+    return outcome.answers[round_.state({round_.heads[0]: [round_.words.index(ODD_WORD)]})]
 
 
 def _round(number):
@@ -36,11 +54,17 @@ def _round(number):
                                                        outcome.confidence.tolist())]
     return {
         "words": list(round_.words), "blank": round_.blank, "target": round_.target,
-        "heads": [f"Head {head + 1}" for head in round_.heads], "candidates": list(round_.candidates),
+        "heads": [_name(head) for head in round_.heads], "candidates": list(round_.candidates),
         "one_word_per_head": round_.one_word_per_head, "states": states,
+        "key_words": [round_.roles[role] for role in round_.key],
+        "own_heads": [_name(head) for head in range(MODEL.heads)],
         "own_attention": outcome.own_attention, "own_answer": outcome.own_answer,
         "own_confidence": outcome.own_confidence,
     }
+
+
+def _name(head: int) -> str:
+    return f"Head {head + 1}"
 
 
 def agreement():

@@ -22,10 +22,11 @@ def _masked(words: list[str]) -> tuple[str, ...]:
 
 def round_one(rng) -> Round | None:
     words, _ = grammar.agreement(rng)
-    if len(words) != 6 or (words[1] in dict(grammar.THINGS)) == (words[4] in dict(grammar.THINGS)):
-        return None  # one attractor, a thing of the other number
+    singular = dict(grammar.THINGS)
+    if len(words) != 6 or words[1] not in singular or words[4] not in singular.values():
+        return None  # one attractor: a singular subject, a plural thing after it
     return Round("", "agreement", _masked(words), words[-1], (rng.randrange(4),), (0, 1, 2, 3, 4), False,
-                 {"subject": 1, "attractor": 4})
+                 {"subject": 1, "attractor": 4}, ("subject",))
 
 
 def round_two(rng) -> Round:
@@ -33,7 +34,7 @@ def round_two(rng) -> Round:
     referent = 1 if words[1] == words[-1] else 4
     return Round("", "reference", _masked(words), words[-1], (rng.randrange(4),),
                  (1, 2, 4, 5, 6, 7, 9, 11), False,
-                 {"referent": referent, "other": 5 - referent, "pronoun": 6})
+                 {"referent": referent, "other": 5 - referent, "pronoun": 6}, ("referent",))
 
 
 def round_three(rng, attractors: int = 1, heads: int = 2) -> Round | None:
@@ -43,7 +44,7 @@ def round_three(rng, attractors: int = 1, heads: int = 2) -> Round | None:
     chosen = tuple(sorted(rng.sample(range(4), heads)))
     kind = "two heads" if heads == 2 else "mix"
     return Round("", kind, _masked(words), words[-1], chosen, tuple(range(len(words) - 1)), True,
-                 {"determiner": 0, "subject": 1})
+                 {"determiner": 0, "subject": 1}, ("determiner", "subject"))
 
 
 def main(tries: int = 400) -> None:

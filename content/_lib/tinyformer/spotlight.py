@@ -30,6 +30,7 @@ class Round:
     candidates: tuple[int, ...]     # positions of the words the reader can toggle
     one_word_per_head: bool         # each head's spotlight: one word or none (else any subset)
     roles: dict[str, int] = field(default_factory=dict)   # e.g. {"subject": 1}: positions by name
+    key: tuple[str, ...] = ()       # the roles whose words the lesson says carry the answer
 
     @property
     def blank(self) -> int:
@@ -65,7 +66,7 @@ class Outcome:
     answers: list[str]          # (states,)
     confidence: np.ndarray      # (states,) probability of the answer
     probabilities: np.ndarray   # (states, vocab)
-    own_attention: np.ndarray   # (controlled heads, T): the model's own attention at the blank
+    own_attention: np.ndarray   # (heads, T): the model's own attention at the blank, every head
     own_answer: str             # what the model answers with its own attention
     own_confidence: float
 
@@ -110,17 +111,19 @@ def play(model, words, heads, candidates, one_word_per_head: bool = False) -> Ou
     own = softmax(logits[0, blank])
     return Outcome(spotlights, [grammar.VOCAB[i] for i in best],
                    probabilities[np.arange(len(best)), best], probabilities,
-                   cache["attention"][0, heads, blank], grammar.VOCAB[own.argmax()], float(own.max()))
+                   cache["attention"][0, :, blank], grammar.VOCAB[own.argmax()], float(own.max()))
 
 
 def play_round(model, round_: Round) -> Outcome:
     return play(model, round_.words, round_.heads, round_.candidates, round_.one_word_per_head)
 
 
-def smallest_spotlight(outcome: Outcome, target: str) -> int | None:
+def smallest_spotlight(outcome: Outcome, target: str, key: list[int] = ()) -> int | None:
     """The state that reaches ``target`` with the fewest words (then the most
-    confidence), or None when no spotlight reaches it."""
-    hits = np.flatnonzero(np.array(outcome.answers) == target)
+    confidence), among those whose spotlights (all heads together) hold the
+    candidates ``key`` (columns of ``spotlights``); None when none does."""
+    held = outcome.spotlights.any(axis=1)[:, list(key)].all(axis=1)
+    hits = np.flatnonzero((np.array(outcome.answers) == target) & held)
     if not len(hits):
         return None
     return int(min(hits, key=lambda s: (outcome.sizes[s], -outcome.confidence[s])))

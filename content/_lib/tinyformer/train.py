@@ -7,9 +7,10 @@ sentences are fill-in-the-blank examples (one word replaced by ``<mask>``, every
 position sees the whole sentence); the rest are next-token examples (causal
 attention, every position predicts the word after it). One set of weights thus
 serves pages that want either. In some fill-in examples some heads attend to the
-blank only, as the game's kept heads do (``_quiet_heads``). Adam, a fixed number of steps, no randomness
-beyond the seeded generator: the same numpy on the same machine gives the same
-weights.
+blank only, as the game's kept heads do, and in a few every head does, as in the
+game's empty spotlight (``_quiet_heads``). Adam, a fixed number of steps, no
+randomness beyond the seeded generator: the same numpy on the same machine gives
+the same weights.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ CONFIG = {
     "masked_share": 0.75,      # of each batch; the rest are next-token examples
     "task_blank_share": 0.8,   # of masked examples, the task's word is the one masked
     "quiet_share": 0.5,        # of masked examples, some heads see only the blank
+    "blind_share": 0.1,        # of masked examples, every head sees only the blank, hidden anywhere
     "train_per_task": 10000,
     "held_out_per_task": 1000,
 }
@@ -55,11 +57,14 @@ def make_batch(rng, data: dict, config: dict):
     # Fill-in-the-blank: the task's word, or now and then any other word.
     other = (rng.random(size) * lengths).astype(np.int64)
     blank = np.where(rng.random(size) < config["task_blank_share"], positions, other)
+    # Blind examples: the game's empty spotlight, where the blank sees only itself.
+    blind = masked & (rng.random(size) < config["blind_share"])
+    blank = np.where(blind, other, blank)
     rows = np.flatnonzero(masked)
     targets[rows, blank[rows]] = tokens[rows, blank[rows]]
     weights_[rows, blank[rows]] = 1.0
     tokens[rows, blank[rows]] = grammar.IDS[grammar.MASK]
-    override = _quiet_heads(rng, blank, masked, config)
+    override = _quiet_heads(rng, blank, masked, blind, config)
     # Next token: position t predicts the word at t + 1.
     causal_rows = np.flatnonzero(~masked)
     length = tokens.shape[1]
@@ -73,18 +78,24 @@ def make_batch(rng, data: dict, config: dict):
     return tokens, ~masked, targets, (weights_ / weights_.sum()).astype(DTYPE), override
 
 
-def _quiet_heads(rng, blank, masked, config) -> Override:
-    """In some fill-in examples, some heads see only the blank itself.
+def _quiet_heads(rng, blank, masked, blind, config) -> Override:
+    """In some fill-in examples, some heads see only the blank itself; in the
+    blind ones, every head does.
 
     This is how the game runs the model: heads the reader does not control attend
     to the blank only. Trained this way, any one head learns to carry what the
     answer needs, and the answer does not depend on the other heads being free.
+    Blind examples are the game's empty spotlight: with nothing to read, the
+    model learns to guess from the blank's place alone, and since their blank
+    is any word of the sentence, that guess is the word most often found there
+    (not whichever answer the trained heads lean to when left with nothing).
     """
     size, heads, length = len(blank), config["heads"], grammar.MAX_LEN
     quiet = rng.random((size, heads)) < 0.5
     # Keep at least one head free, and quieten only in a share of the fill-in examples.
     quiet[np.arange(size), rng.integers(heads, size=size)] = False
     quiet &= (masked & (rng.random(size) < config["quiet_share"]))[:, None]
+    quiet[blind] = True
     rows = np.zeros((size, heads, length), bool)
     weights_ = np.zeros((size, heads, length, length), DTYPE)
     b, h = np.nonzero(quiet)

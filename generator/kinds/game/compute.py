@@ -14,6 +14,14 @@ A round's function returns a dict:
     states             every spotlight: [{"spotlight": [[positions] per head], "answer", "confidence"}]
     own_attention      the model's own attention at the blank: one row of len(words) weights per head
     own_answer, own_confidence   what the model answers with its own attention
+
+and may add:
+
+    own_heads          the name of each row of own_attention, when Reveal shows more heads than the
+                       reader controls (every head of the layer, say); by default the heads above
+    key_words          positions of the words the lesson says carry the answer: a spotlight that reaches
+                       the target earns full stars only if it holds every one of them (in any head), and
+                       the smallest such spotlight is the one that sets the stars
 """
 from __future__ import annotations
 
@@ -29,6 +37,7 @@ from .content import Game, Round
 
 _KEYS = ("words", "blank", "target", "heads", "candidates", "one_word_per_head", "states", "own_attention",
          "own_answer", "own_confidence")
+_OPTIONAL_KEYS = ("own_heads", "key_words")
 
 
 @dataclass
@@ -43,11 +52,13 @@ class RoundStates:
     one_word_per_head: bool
     states: list[State]           # in the model's order; State.choice is {head name: [positions]}
     default_key: str              # the empty spotlight
-    smallest: int                 # fewest words that reach the target
+    smallest: int                 # fewest words that reach the target holding every key word
     best_key: str                 # a spotlight with that many words (the most confident)
     own_attention: list[list[float]]
     own_answer: str
     own_confidence: float
+    own_heads: list[str]          # the heads of own_attention's rows, for Reveal
+    key_words: list[int]          # positions a spotlight must hold for full stars (none: any)
 
     def by_key(self, key: str) -> State:
         return self._index[key]
@@ -121,7 +132,8 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
         raise fail(f"must return a dict, found {type(output).__name__}")
     missing = [key for key in _KEYS if key not in output]
     if missing:
-        raise fail(f"returned no {', '.join(missing)} (a round needs: {', '.join(_KEYS)})")
+        raise fail(f"returned no {', '.join(missing)} (a round needs: {', '.join(_KEYS)}; it may add: "
+                   f"{', '.join(_OPTIONAL_KEYS)})")
     words, blank, heads, candidates = (plain(output[k]) for k in ("words", "blank", "heads", "candidates"))
     target, one_word = output["target"], output["one_word_per_head"]
     if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
@@ -143,11 +155,21 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
         raise ContentError.one(game.main_path, f"{where}: has {size:,} spotlights, more than the game's "
                                f"max_states = {game.max_states:,} (offer fewer words or heads)",
                                game.line(index, "compute"), f"rounds[{index}]")
+    own_heads = plain(output.get("own_heads", heads))
+    if not isinstance(own_heads, list) or not own_heads or not all(isinstance(h, str) and h for h in own_heads) \
+            or len(set(own_heads)) != len(own_heads):
+        raise fail("own_heads must list the names of the heads of own_attention, each once")
     own = plain(output["own_attention"])
-    if not (isinstance(own, list) and len(own) == len(heads)
+    if not (isinstance(own, list) and len(own) == len(own_heads)
             and all(isinstance(row, list) and len(row) == len(words) for row in own)
             and all(isinstance(v, (int, float)) and math.isfinite(v) for row in own for v in row)):
-        raise fail(f"own_attention must hold {len(heads)} row(s) of {len(words)} finite weights, one per head")
+        raise fail(f"own_attention must hold {len(own_heads)} row(s) of {len(words)} finite weights, one per "
+                   f"head of {'own_heads' if 'own_heads' in output else 'heads'}")
+    key_words = plain(output.get("key_words", []))
+    if not isinstance(key_words, list) or len(set(key_words)) != len(key_words) \
+            or not all(isinstance(p, int) and p in candidates for p in key_words):
+        raise fail(f"key_words must list positions among the candidates ({', '.join(map(str, candidates))}), "
+                   f"each once, found {key_words!r}")
     own_confidence = plain(output["own_confidence"])
     if not _probability(own_confidence):
         raise fail(f"own_confidence must be a probability (0 to 1), found {own_confidence!r}")
@@ -159,15 +181,35 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
     if default.values["answer"] == target:
         raise fail(f"the empty spotlight already answers the target {target!r}: the round is solved before "
                    "it is played")
-    smallest = min(s.values["size"] for s in solving)
-    best = max((s for s in solving if s.values["size"] == smallest), key=lambda s: s.values["confidence"])
+    carrying = [s for s in solving if _holds(s, key_words)]
+    if not carrying:
+        named = ", ".join(words[p] for p in key_words)
+        raise fail(f"no spotlight that holds every key word ({named}) makes the model answer the target {target!r}")
+    smallest = min(s.values["size"] for s in carrying)
+    best = max((s for s in carrying if s.values["size"] == smallest), key=lambda s: s.values["confidence"])
     for state in states:
-        size_ = state.values["size"]
-        solved = state.values["answer"] == target
-        state.values["stars"] = max(1, game.stars - (size_ - smallest)) if solved else 0
+        state.values["stars"] = _stars(game.stars, state, target, smallest, key_words)
     return RoundStates(round_, number, words, blank, target, heads, candidates, one_word, states, default.key,
                        smallest, best.key, [[float(v) for v in row] for row in own], output["own_answer"],
-                       float(own_confidence))
+                       float(own_confidence), own_heads, key_words)
+
+
+def _holds(state: State, key_words: list[int]) -> bool:
+    """Whether the state's spotlights, all heads together, hold every key word."""
+    chosen = {p for positions in state.choice.values() for p in positions}
+    return chosen.issuperset(key_words)
+
+
+def _stars(stars: int, state: State, target: str, smallest: int, key_words: list[int]) -> int:
+    """A state's stars: none unless it reaches the target; then one fewer for each word
+    beyond the smallest spotlight that carries the lesson, and one fewer again if it
+    misses a key word (a spotlight that works for reasons the lesson calls irrelevant
+    never earns full stars); at least one."""
+    if state.values["answer"] != target:
+        return 0
+    extra = max(0, state.values["size"] - smallest)
+    missing = 0 if _holds(state, key_words) else 1
+    return max(1, stars - extra - missing)
 
 
 def _probability(value) -> bool:

@@ -103,7 +103,7 @@ def _round_view(game: Game, states: RoundStates, texts, total: int, links=lambda
         says=texts.says[states.default_key],
         table={"columns": [labels["word"], *states.heads],
                "rows": [[row, *(column[i] for column in columns)] for i, row in enumerate(rows)]},
-        reveal={"columns": [labels["word"], *states.heads],
+        reveal={"columns": [labels["word"], *states.own_heads],
                 "rows": [[row, *((percent(own[h][i]), round(100 * own[h][i], 1)) for h in range(len(own)))]
                          for i, row in enumerate(rows)]},
         own_answer=texts.own_answer,

@@ -87,8 +87,9 @@ GAME = {
     "references": Option((list,), "Works the game cites.", default=[], item=REFERENCE),
     "facts": Option((str,), "Name of a function in model.py returning the values (a dict) that the '::: model' "
                     "part may print, such as the model's accuracy.", default=None, check=identifier),
-    "stars": Option((int,), "Stars for the smallest spotlight that reaches the target; each word more costs one "
-                    "star, down to one.", default=3, check=_positive(5)),
+    "stars": Option((int,), "Stars for the smallest spotlight that reaches the target holding every key word "
+                    "(a round's key_words in model.py); each word more costs one star, and missing a key word one "
+                    "more, down to one.", default=3, check=_positive(5)),
     "max_states": Option((int,), "Largest number of spotlights one round may have (the game's own limit; "
                          "site.toml's max_states bounds explainer steps).", default=4096,
                          check=_positive(65536)),
