@@ -18,7 +18,9 @@ weights.json beside this file; the build only reads it, and
 tests/content/test_decoder_only_transformers_model.py retrains and checks that
 the committed weights are what the training gives.
 
-Step 5's figures are published sizes of real models, quoted with their sources.
+Step 5's figures are the sizes of real models: GPT-1's and GPT-2's parameter
+counts worked out from their released configurations (gpt_parameters), GPT-3's
+quoted from its paper's table, each with its source.
 """
 from __future__ import annotations
 
