@@ -20,9 +20,10 @@ other sentences:
   by the visible word's attention weight, plus the log of the candidate's
   overall frequency;
 * the attention weights are hand-set, not learned: a visible word at distance
-  k gets exp(−DECAY·(k − 1)), normalised over the visible words, so nearer
-  words count more. The hidden word is never visible, and "Left only" hides
-  every word to its right too.
+  k gets exp(−DECAY·(k − 1)), normalised to sum to one over the visible words
+  (attention_row, the row step 2 draws), so nearer words count more, and these
+  normalised weights are the ones the evidence is weighted by. The hidden word
+  is never visible, and "Left only" hides every word to its right too.
 
 The page says so where the reader meets the guesses. Step 3 draws its random
 word with a fixed seed; steps 4 and 5 use no model at all: step 4 lays out a
@@ -125,12 +126,15 @@ def attention_row(hidden, context):
 
 
 def fill_in(hidden, context="Both sides"):
-    """Probability of every vocabulary word at the hidden position."""
+    """Probability of every vocabulary word at the hidden position: the log of its
+    overall frequency plus, for each visible word, the log of its conditional
+    probability at that word's offset, weighted by the visible word's attention
+    weight (attention_row, normalised: the weights step 2 shows), then a softmax."""
     words = [t.lower() for t in TOKENS]
-    raw = raw_weights(hidden, context)
+    weights = attention_row(hidden, context)
     logits = np.log(UNIGRAM).copy()
     for j in visible_positions(hidden, context):
-        logits += raw[j] * np.log(CONDITIONAL[j - hidden + MAX_OFFSET, _INDEX[words[j]]])
+        logits += weights[j] * np.log(CONDITIONAL[j - hidden + MAX_OFFSET, _INDEX[words[j]]])
     return softmax(logits)
 
 
@@ -406,6 +410,15 @@ def parameter_parts(name):
     }
 
 
+def pretraining_heads(name):
+    """The weights of the two pre-training heads of the released code (run_pretraining.py),
+    which fine-tuning drops: the masked-word predictor (a dense layer, its layer norm and
+    an output bias per vocabulary token; its output matrix is the token embeddings) and
+    the next sentence classifier (2 × H weights and 2 biases)."""
+    h = SHAPES[name]["hidden"]
+    return {"Masked LM": h * h + h + 2 * h + VOCAB_SIZE, "Next sentence": 2 * h + 2}
+
+
 def two_figures(n):
     """A count rounded to two significant figures, in millions: 109,482,240 -> "110M"."""
     millions = n / 1e6
@@ -439,6 +452,8 @@ def sizes(model):
             "largest_phrase": PART_PHRASES[largest],
             "largest_share": parts[largest] / total,
             "embedding_share": parts["Token embeddings"] / total,
+            "heads_total": sum(pretraining_heads(model).values()),
+            "with_heads": two_figures(total + sum(pretraining_heads(model).values())),
             # The same in every state.
             "vocab_size": VOCAB_SIZE,
             "max_positions": MAX_POSITIONS,

@@ -11,7 +11,9 @@ The model is one cross-attention layer with two heads, written out in numpy:
 
 * the encoder's output (one vector per source word) and the decoder's states
   (one vector per target position) are random vectors from a fixed seed, and
-  so are the key and value projections W_K and W_V;
+  so are the key and value projections W_K and W_V: no encoder or decoder stack
+  runs, so the toy is the cross-attention layer of step 2's diagram alone, fed
+  stand-ins for what the stacks below it would compute;
 * what each head should attend to is set by hand, as a table of scores
   (ALIGNMENT_SCORES); each head's query projection W_Q is then solved so that
   its queries, dotted with its keys and scaled by 1/√d_k, give exactly those
@@ -20,9 +22,11 @@ The model is one cross-attention layer with two heads, written out in numpy:
   states what the hand does: with a W_Q drawn at random (W_Q_RANDOM), the
   same head's weights say nothing about the translation.
 
-Step 3's decoder self-attention uses the same decoder states with random
-projections and a causal mask. Step 5's image is a hand-set 3 × 3 grid of
-patch features with hand-set queries for four caption words.
+Step 3's decoder self-attention reads embeddings of its own (the shifted target)
+with random projections and a causal mask; its outputs are not the decoder
+states that feed the cross-attention's queries. Step 5's image is a hand-set 3 × 3 grid of
+patch features with hand-set queries for four caption words, scored by plain
+dot products: no projections and no 1/√d_k scaling.
 
 Counts, rankings and the worked examples the prose states are returned as
 values computed here, and tests/content/test_cross_attention_teaching.py
@@ -184,6 +188,25 @@ CROSS_OUTPUT = CROSS_WEIGHTS @ VALUES                                   # (heads
 # The same head with a random W_Q: what the weights look like without the hand-set scores.
 RANDOM_WEIGHTS = np.stack([attention_weights(DECODER_STATES @ W_Q_RANDOM[h], KEYS[h]) for h in range(HEADS)])
 
+# W_Q_RANDOM is one draw. What a typical draw does: RANDOM_DRAWS more of them, from
+# their own seed, each counted like step 1 counts the one it shows (how many target
+# words put their top weight on a word they translate), beside what picking a source
+# word blindly would find on average.
+RANDOM_DRAWS = 1000
+RANDOM_SURVEY_SEED = 2017
+
+
+def random_head_hits(w_q, head=MAIN_HEAD):
+    """How many target words a head with query projection w_q sends to their translation."""
+    tops = attention_weights(DECODER_STATES @ w_q, KEYS[head - 1]).argmax(axis=1)
+    return sum(SOURCE[int(top)] in TRANSLATES[word] for word, top in zip(TARGET, tops))
+
+
+_survey_rng = np.random.default_rng(RANDOM_SURVEY_SEED)
+RANDOM_SURVEY_HITS = np.array([random_head_hits(_survey_rng.standard_normal((D_MODEL, D_K)) / math.sqrt(D_MODEL))
+                               for _ in range(RANDOM_DRAWS)])
+BLIND_HITS = sum(len(TRANSLATES[word]) / len(SOURCE) for word in TARGET)
+
 # The decoder's masked self-attention: a 4 × 4 matrix over its own inputs.
 SELF_MASK = causal_mask(len(TARGET))
 SELF_WEIGHTS = attention_weights(DECODER_INPUT_EMBEDDINGS @ W_Q_SELF, DECODER_INPUT_EMBEDDINGS @ W_K_SELF,
@@ -249,6 +272,10 @@ def looking_across(target="chat"):
             "random_weight": float(random[ti].max()),
             "random_hit": random_tops[ti] in TRANSLATES[target],
             "random_hits": sum(top in TRANSLATES[w] for w, top in zip(TARGET, random_tops)),
+            "random_draws": RANDOM_DRAWS,
+            "random_mean_hits": float(RANDOM_SURVEY_HITS.mean()),
+            "random_none_share": float(np.mean(RANDOM_SURVEY_HITS == 0)),
+            "blind_hits": float(BLIND_HITS),
         },
         "chart": {"x": SOURCE, "y": [float(w) for w in np.round(row, 4)], "highlight": top,
                   "text": [f"{w:.2f}" for w in row]},

@@ -18,7 +18,9 @@ weights.json beside this file; the build only reads it, and
 tests/content/test_decoder_only_transformers_model.py retrains and checks that
 the committed weights are what the training gives.
 
-Step 5's figures are published sizes of real models, quoted with their sources.
+Step 5's figures are the sizes of real models: GPT-1's and GPT-2's parameter
+counts worked out from their released configurations (gpt_parameters), GPT-3's
+quoted from its paper's table, each with its source.
 """
 from __future__ import annotations
 
@@ -233,7 +235,9 @@ def causal_mask(query: str, causal: bool):
             "hidden": n - qi - 1 if causal else 0,
             "unmasked_future": float(unmasked[qi, qi + 1:].sum()),
             "masked_cells": int(later.sum()), "n_tokens": n,
-            "predictions_per_pass": n,
+            # The sentence with its full stop, as the toy is trained: every token but the
+            # first is a target, so one pass makes one prediction fewer than the tokens.
+            "sentence_tokens": LENGTH, "predictions_per_pass": LENGTH - 1,
         },
         "chart": chart,
     }
@@ -300,6 +304,7 @@ def sampling(temperature: float, k: int):
     p, kept, order = sample_distribution(temperature, k)
     top = int(order[0])
     plain = softmax(run(WORDS[:SAMPLING_CONTEXT])[0][-1])
+    coldest = sample_distribution(min(TEMPERATURES), len(VOCAB))[0]
     return {
         "values": {
             "temperature": TEMPERATURE_LABELS[TEMPERATURES.index(temperature)], "k": k,
@@ -308,6 +313,10 @@ def sampling(temperature: float, k: int):
             "total": float(p.sum()), "vocab_size": len(VOCAB),
             "context": context_text(SAMPLING_CONTEXT), "plain_top": float(plain[top]),
             "second_token": VOCAB[int(order[1])], "second_probability": float(p[order[1]]),
+            # The same in every state: what the coldest temperature does to the runner-up.
+            "runner_up": VOCAB[int(order[1])], "runner_up_plain": float(plain[order[1]]),
+            "runner_up_cold": float(coldest[order[1]]), "coldest": TEMPERATURE_LABELS[0],
+            "runner_up_change": "drops" if coldest[order[1]] < plain[order[1]] else "rises",
         },
         "chart": {"x": [VOCAB[i] for i in order], "y": p[order].tolist(),
                   "faded": (~kept[order]).tolist(), "highlight": 0},
@@ -335,6 +344,9 @@ def kv_cache(step: int):
             "without_cache": step * (step + 1) // 2, "top_key": TOKENS[top], "top_weight": float(row[top]),
             "memory": memory_per_token * step, "d_model": D_MODEL, "layers": 1,
             "full_without": n * (n + 1) // 2, "full_with": n,
+            # Over the whole generation, steps 1 to n added up.
+            "total_without": sum(t * (t + 1) // 2 for t in STEPS_GENERATED),
+            "total_with": sum(STEPS_GENERATED),
         },
         "charts": [
             {"z": np.vstack([keys, pad]).tolist(), "x": dims, "y": TOKENS, "mask": mask,
@@ -350,20 +362,52 @@ def kv_cache(step: int):
 # ---------------------------------------------------------------------------
 
 # GPT-1: Radford et al. 2018, section 4.1 (12 layers, 768-wide states, 12 heads,
-# sequences of 512 tokens); its parameter count, 117M, is from Radford et al.
-# 2019, Table 2. GPT-2 (largest): Radford et al. 2019, Table 2 (48 layers,
-# d_model 1,600, 1,542M parameters) and section 2.3 (a context of 1,024 tokens);
-# its 25 heads are in the released configuration (n_head = 25). GPT-3: Brown
-# et al. 2020, Table 2.1 (175B: 96 layers, d_model 12,288, 96 heads) and its
-# context of 2,048 tokens (section 2.1).
+# sequences of 512 tokens). The paper gives no parameter count, and the "117M"
+# often quoted for it is the GPT-2 paper's Table 2 row, whose counts OpenAI's
+# gpt-2 README later called wrong; so the count here is worked out from the
+# released configuration (a vocabulary of 40,478 tokens, 512 positions).
+# GPT-2 (largest): Radford et al. 2019, section 2.3 (a context of 1,024 tokens,
+# a vocabulary of 50,257) and the released configuration (48 layers, d_model
+# 1,600, 25 heads), counted the same way: 1,557,611,200, OpenAI's "1558M". Its
+# Table 2 figure (1,542M) is one of the retracted counts and is not used.
+# GPT-3: Brown et al. 2020, Table 2.1 (175B: 96 layers, d_model 12,288, 96 heads)
+# and its context of 2,048 tokens (section 2.1); no configuration was released,
+# so its count is the table's.
 MODELS = {
-    "GPT-1": {"layers": 12, "d_model": 768, "heads": 12, "context": 512, "parameters": 117e6,
-              "shown": "117M", "year": 2018},
-    "GPT-2": {"layers": 48, "d_model": 1600, "heads": 25, "context": 1024, "parameters": 1542e6,
-              "shown": "1.5B", "year": 2019},
+    "GPT-1": {"layers": 12, "d_model": 768, "heads": 12, "context": 512, "vocab": 40478,
+              "final_norm": False, "year": 2018},
+    "GPT-2": {"layers": 48, "d_model": 1600, "heads": 25, "context": 1024, "vocab": 50257,
+              "final_norm": True, "year": 2019},
     "GPT-3": {"layers": 96, "d_model": 12288, "heads": 96, "context": 2048, "parameters": 175e9,
-              "shown": "175B", "year": 2020},
+              "year": 2020},
 }
+
+
+def gpt_parameters(vocab: int, context: int, layers: int, d_model: int, final_norm: bool) -> int:
+    """Every weight and bias of a GPT of this configuration: token and position
+    embeddings; per block, attention (Q, K, V and the output projection, 4·d² + 4·d),
+    an MLP four times wider (8·d² + 5·d) and two layer norms (4·d); GPT-2's final
+    layer norm (2·d). The output projection reuses the token embeddings (Radford
+    et al. 2018, equation 2), so it adds nothing."""
+    d = d_model
+    block = (4 * d * d + 4 * d) + (8 * d * d + 5 * d) + 4 * d
+    return (vocab + context) * d + layers * block + (2 * d if final_norm else 0)
+
+
+for _m in MODELS.values():
+    if "parameters" not in _m:
+        _m["parameters"] = gpt_parameters(_m["vocab"], _m["context"], _m["layers"], _m["d_model"],
+                                          _m["final_norm"])
+
+
+def short_count(n: float) -> str:
+    """A parameter count to three significant figures: 116,534,784 -> "117M",
+    1,557,611,200 -> "1.56B", 175e9 -> "175B"."""
+    value, unit = (n / 1e9, "B") if n >= 1e9 else (n / 1e6, "M")
+    digits = max(0, 2 - int(math.floor(math.log10(value))))
+    return f"{value:.{digits}f}{unit}"
+
+
 MODEL_NAMES = list(MODELS)
 BYTES_PER_NUMBER = 2    # 16-bit floats
 
@@ -382,7 +426,9 @@ def scale(model: str):
     return {
         "values": {
             "model": model, "layers": m["layers"], "d_model": m["d_model"], "heads": m["heads"],
-            "context": m["context"], "parameters": m["shown"], "parameter_count": m["parameters"],
+            "context": m["context"], "parameters": short_count(m["parameters"]),
+            "parameter_count": m["parameters"], "exact_count": int(m["parameters"]),
+            "vocab": m.get("vocab", 0),
             "d_head": m["d_model"] // m["heads"] if m["d_model"] % m["heads"] == 0 else m["d_model"] / m["heads"],
             "block_estimate": estimate, "block_share": estimate / m["parameters"],
             "cache_numbers": cache_numbers, "cache_gb": cache_numbers * BYTES_PER_NUMBER / 1e9,
@@ -393,7 +439,8 @@ def scale(model: str):
                                   / block_parameters(first["layers"], first["d_model"])),
         },
         "chart": {"x": MODEL_NAMES, "y": [math.log10(MODELS[n]["parameters"]) for n in MODEL_NAMES],
-                  "text": [MODELS[n]["shown"] for n in MODEL_NAMES], "highlight": MODEL_NAMES.index(model)},
+                  "text": [short_count(MODELS[n]["parameters"]) for n in MODEL_NAMES],
+                  "highlight": MODEL_NAMES.index(model)},
     }
 
 

@@ -49,6 +49,7 @@ BERT_POSITIONS = 512      # Devlin et al. 2019: sequences of at most 512 tokens,
 BERT_BASE_WIDTH = 768     # Devlin et al. 2019: BERT-base, H = 768
 GPT2_POSITIONS = 1024     # Radford et al. 2019: context of 1,024 tokens
 PAPER_D_MODEL = 512       # Vaswani et al. 2017: the base model's width
+LLAMA3_BASE = 500000.0    # Grattafiori et al. 2024: Llama 3's rotary base, raised from 10,000
 
 # Seeds for the random parts (step 1's untrained layer, step 5's tables).
 LAYER_SEED = 7
@@ -60,9 +61,9 @@ ROTARY_SEED = 23
 # ---------------------------------------------------------------------------
 
 
-def frequencies(d_model=D_MODEL):
-    """omega_i = 1 / 10000^(2i / d_model), one per pair."""
-    return 1.0 / BASE ** (2 * np.arange(d_model // 2) / d_model)
+def frequencies(d_model=D_MODEL, base=BASE):
+    """omega_i = 1 / base^(2i / d_model), one per pair (base 10,000 in the paper)."""
+    return 1.0 / base ** (2 * np.arange(d_model // 2) / d_model)
 
 
 OMEGA = frequencies()
@@ -186,6 +187,8 @@ def waves(pair):
             "d_model": D_MODEL, "pair": pair, "frequency": significant(w), "omega": w,
             "wavelength": wavelength(pair), "wavelength_text": f"{wavelength(pair):,.2f}", "dim_sin": 2 * pair, "dim_cos": 2 * pair + 1,
             "cycles": N_POSITIONS / wavelength(pair),
+            # How far the pair gets over the chart's positions (a slow pair: not far).
+            "max_sin": float(np.sin(angles).max()), "min_cos": float(np.cos(angles).min()),
             # The same in every state (for the hint and the deeper part):
             "ratio": wavelength(1) / wavelength(0), "shortest": wavelength(0), "longest": longest,
             "limit": 2 * math.pi * BASE, "limit_text": f"{2 * math.pi * BASE:,.2f}", "longest_text": f"{longest:,.2f}", "n_pairs": N_PAIRS, "last_pair": N_PAIRS - 1,
@@ -207,11 +210,14 @@ def fingerprint(position):
     row = PE[position]
     others = [p for p in POSITIONS if p != position]
     nearest = min(others, key=lambda p: _DISTANCES[position, p])
+    # Every row as near as the nearest: the two neighbours of a middle row tie exactly.
+    tied = [p for p in others if _DISTANCES[position, p] - _DISTANCES[position, nearest] < 1e-9]
     off_diagonal = _DISTANCES[~np.eye(N_POSITIONS, dtype=bool)]
     return {
         "values": {
             "position": position, "pe0": float(row[0]), "pe1": float(row[1]),
             "norm": float(np.linalg.norm(row)), "nearest": nearest,
+            "nearest_count": len(tied), "nearest_text": " and ".join(str(p) for p in tied),
             "nearest_distance": float(_DISTANCES[position, nearest]),
             "last_dims": float(np.abs(row[-2:] - PE[0, -2:]).max()),
             # The same in every state:
@@ -340,6 +346,24 @@ def relative_schemes():
     return [s for s in SCHEMES if diagonal_spread(similarity(s)) < 1e-9]
 
 
+def projected_similarity(scheme):
+    """What attention's projections make of the positions alone, with step 1's random
+    W_Q and W_K standing in for a layer's: the cosine of PE(m)·W_Q and PE(n)·W_K for
+    added encodings (the cross terms with the words come on top), and, for rotary,
+    of the projected query and key each turned to its position."""
+    if scheme == "Rotary":
+        q, k = QUERY @ W_Q, KEY @ W_K
+        return cosine_matrix(np.array([rotate(q, m) for m in POSITIONS]),
+                             np.array([rotate(k, n) for n in POSITIONS]))
+    return cosine_matrix(PE @ W_Q, PE @ W_K)
+
+
+def rotary_with_key(key):
+    """Step 5's rotary chart with another key in place of the noisy copy of the query."""
+    return cosine_matrix(np.array([rotate(QUERY, m) for m in POSITIONS]),
+                         np.array([rotate(key, n) for n in POSITIONS]))
+
+
 PARAMETERS = {"Sinusoidal": 0, "Learned": N_POSITIONS * D_MODEL, "Rotary": 0}
 WHERE = {"Sinusoidal": "added to the input", "Learned": "added to the input", "Rotary": "rotates queries and keys"}
 
@@ -359,6 +383,10 @@ def schemes(scheme):
             "diagonal_spread": diagonal_spread(matrix),
             "symmetric": yes_no(float(np.abs(matrix - matrix.T).max()) < 1e-9),
             "ahead": float(matrix[0, 1]), "behind": float(matrix[1, 0]), "self_similarity": float(matrix[0, 0]),
+            # The same pattern after random projections, and the rotary chart with key = query.
+            "projected_spread": diagonal_spread(projected_similarity("Sinusoidal")),
+            "rotary_projected_spread": diagonal_spread(projected_similarity("Rotary")),
+            "same_key_asymmetry": float(np.abs(rotary_with_key(QUERY) - rotary_with_key(QUERY).T).max()),
             # The same in every state:
             "n_positions": N_POSITIONS, "d_model": D_MODEL, "table": PARAMETERS["Learned"],
             "bert_positions": BERT_POSITIONS, "gpt2_positions": GPT2_POSITIONS,

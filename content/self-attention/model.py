@@ -6,15 +6,16 @@ values, and gets back the values (for readouts and prose) and the data of the
 step's charts.
 
 The toy is one attention head over the six tokens of "The cat sat on the mat":
-each token is a random vector of D_MODEL numbers (its embedding), and W_Q, W_K
-and W_V are random matrices that map it to a query, a key and a value of D_K
+each token is a random vector of D_MODEL numbers (its embedding: "The" and
+"the", or "cat" and "mat", have unrelated vectors), and W_Q, W_K and W_V are
+random matrices that map it to a query, a key and a value of D_K
 (= D_V) numbers. Nothing here is trained: the weights come from a fixed seed,
 and the page says so. Which key a query prefers is therefore chance, not
 grammar; what the page teaches is the arithmetic, which is the same in a
 trained model.
 
-Step 2 does not use these weights: it draws fresh random queries and keys with
-unit-variance components (SCALING_SEED), the setting of the argument in
+Step 2 does not use these weights: it draws a fresh random query and six keys
+with unit-variance components (SCALING_SEED), named q and k1 to k6 on the page, the setting of the argument in
 Vaswani et al. (2017, Section 3.2.1) for dividing by sqrt(d_k).
 
 Both seeds were picked by a small search so that the figures of the brief hold
@@ -107,6 +108,13 @@ def _survey():
     unscaled = _softmax_last(np.einsum("sd,snd->sn", q, k)).max(axis=-1)
     scaled = np.max([_softmax_last(np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d)).max(axis=-1)
                      for d in D_KS], axis=0)                              # the largest over every d_k
+    # The spread of the unscaled scores against √d_k, two ways: one row's standard
+    # deviation (six values, as step 2 shows) averaged over the draws, and the standard
+    # deviation of every draw's scores pooled together. The first runs low (six values
+    # about their own mean, and |q| a little under √d_k); the second is √d_k.
+    spreads = [np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d) for d in D_KS]
+    row_ratio = [float(np.std(r, axis=1).mean()) for r in spreads]
+    pooled_ratio = [float(np.std(r)) for r in spreads]
     return {
         "draws": SURVEY_DRAWS,
         "negative_share": float(np.mean((rows < 0).any(axis=1))),
@@ -114,6 +122,8 @@ def _survey():
         "unscaled_saturated_share": float(np.mean(unscaled >= 0.90)),
         "scaled_median": float(np.median(scaled)),
         "scaled_below_share": float(np.mean(scaled < 0.60)),
+        "row_ratio_low": min(row_ratio), "row_ratio_high": max(row_ratio),
+        "pooled_ratio_low": min(pooled_ratio), "pooled_ratio_high": max(pooled_ratio),
     }
 
 
@@ -275,6 +285,10 @@ def spread(scores):
     return float(np.std(scores))
 
 
+# Step 2's query and keys are fresh random vectors, not the sentence's words: named so.
+SCALING_KEYS = [f"k{i + 1}" for i in range(len(TOKENS))]
+
+
 def scaling(d_k=64, scaled=True):
     scores = scaling_scores(d_k, scaled)
     weights = softmax(scores)
@@ -290,11 +304,11 @@ def scaling(d_k=64, scaled=True):
             "spread": spread(scores),
             "raw_spread": spread(scaling_scores(d_k, False)),
             "scaled_spread": spread(scaling_scores(d_k, True)),
-            "top_key": TOKENS[top],
+            "top_key": SCALING_KEYS[top],
+            "first_key": SCALING_KEYS[0], "last_key": SCALING_KEYS[-1],
             "top_weight": float(weights[top]),
             "top_score": float(scores[top]),
             "even_weight": 1 / len(TOKENS),
-            "query": DEFAULT_QUERY,
             "n_tokens": len(TOKENS),
             # The same in every state: for the hint and the deeper part.
             "largest_d_k": max(D_KS),
@@ -309,10 +323,12 @@ def scaling(d_k=64, scaled=True):
             "survey_unscaled_median": SURVEY["unscaled_median"],
             "survey_below_share": SURVEY["scaled_below_share"],
             "survey_scaled_median": SURVEY["scaled_median"],
+            "row_ratio_low": SURVEY["row_ratio_low"], "row_ratio_high": SURVEY["row_ratio_high"],
+            "pooled_ratio_low": SURVEY["pooled_ratio_low"], "pooled_ratio_high": SURVEY["pooled_ratio_high"],
             "paper_d_k": PAPER_D_K,
             "paper_scale": 1 / math.sqrt(PAPER_D_K),
         },
-        "chart": {"x": TOKENS, "y": np.round(weights, 4).tolist(), "highlight": top},
+        "chart": {"x": SCALING_KEYS, "y": np.round(weights, 4).tolist(), "highlight": top},
     }
 
 

@@ -206,6 +206,12 @@ SUBLAYERS = [
 ]
 
 
+# A rotation of the same width (an orthogonal matrix from a seeded QR), to show what a
+# cosine cannot see: the rotated input points elsewhere, yet turning back recovers it.
+ROTATION_SEED = 20172
+ROTATION = np.linalg.qr(np.random.default_rng(ROTATION_SEED).standard_normal((RESIDUAL_WIDTH, RESIDUAL_WIDTH)))[0]
+
+
 def cosine(a, b):
     """Cosine similarity: 1 for the same direction, 0 for perpendicular vectors."""
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
@@ -250,6 +256,8 @@ def residual_connections(residual=True, layers=6):
             "deepest_on": deepest_on[-1],
             "deepest_off": deepest_off[-1],
             "one_layer_off": deepest_off[1],
+            "rotation_cosine": cosine(RESIDUAL_INPUT, ROTATION @ RESIDUAL_INPUT),
+            "rotation_error": float(np.abs(ROTATION.T @ (ROTATION @ RESIDUAL_INPUT) - RESIDUAL_INPUT).max()),
         },
         "chart": {"x": list(range(layers + 1)), "y": [round(k, 4) for k in kept]},
     }

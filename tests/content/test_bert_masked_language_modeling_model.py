@@ -43,6 +43,10 @@ def _independent_fill_in(model, hidden, left_only):
     """The rule the module docstring states, written again from scratch."""
     words = [t.lower() for t in model.TOKENS]
     vocab = sorted({w for s in model.CORPUS for w in s.split()})
+    visible = [j for j in range(len(words)) if j != hidden and not (left_only and j > hidden)]
+    # The hand-set attention, normalised over the visible words as step 2 draws it.
+    raw = {j: math.exp(-model.DECAY * (abs(j - hidden) - 1)) for j in visible}
+    attention = {j: w / sum(raw.values()) for j, w in raw.items()}
     scores = []
     for candidate in vocab:
         total = sum(s.split().count(candidate) for s in model.CORPUS)
@@ -55,8 +59,7 @@ def _independent_fill_in(model, hidden, left_only):
                      if 0 <= i + d < len(s.split()) and s.split()[i + d] == word]
             row_total = len(pairs) + model.SMOOTHING * len(vocab)
             hits = sum(1 for target, _ in pairs if target == candidate) + model.SMOOTHING
-            weight = math.exp(-model.DECAY * (abs(d) - 1))
-            score += weight * math.log(hits / row_total)
+            score += attention[j] * math.log(hits / row_total)
         scores.append(score)
     scores = np.array(scores)
     p = np.exp(scores - scores.max())

@@ -205,3 +205,92 @@ def test_every_cited_work_is_referenced(page):
 
 def test_no_hyphen_for_a_minus_sign(page):
     assert not re.search(r"(?<![\w)])-\d", _everything(page))
+
+
+# --- Issue 22 ---------------------------------------------------------------------------------------
+
+def _guess_from_weights(model, hidden, weights):  # noqa: F811
+    """The toy's fill-in recomputed from the corpus and a row of attention weights."""
+    words = [t.lower() for t in model.TOKENS]
+    sentences = [s.split() for s in model.CORPUS]
+    vocab = sorted({w for s in sentences for w in s})
+    total = sum(len(s) for s in sentences)
+    scores = []
+    for candidate in vocab:
+        score = np.log(sum(s.count(candidate) for s in sentences) / total)
+        for j, weight in enumerate(weights):
+            if weight == 0:
+                continue
+            d = j - hidden
+            seen = [s[i] for s in sentences for i in range(len(s)) if 0 <= i + d < len(s) and s[i + d] == words[j]]
+            score += weight * np.log((seen.count(candidate) + model.SMOOTHING)
+                                     / (len(seen) + model.SMOOTHING * len(vocab)))
+        scores.append(score)
+    p = np.exp(np.array(scores) - max(scores))
+    return vocab, p / p.sum()
+
+
+def test_step2_the_guesses_use_the_weights_the_chart_draws(page, model):  # noqa: F811
+    """The chart's row (normalised, hand-set) is what the toy weighs the evidence by, in
+    every state: the guess read off the drawn weights is the guess shown."""
+    _, steps, _ = page
+    for state, prose in _states(page, 2):
+        hidden = model.TOKENS.index(state.choice["word"])
+        row = np.array(state.chart["z"][0], dtype=float)
+        visible = [j for j in model.POSITIONS if not state.chart["mask"][0][j]]
+        assert np.allclose(row.sum(), 1 if visible else 0)
+        k = np.array([abs(j - hidden) for j in visible])
+        assert np.allclose(row[visible], np.exp(-model.DECAY * (k - 1)) / np.exp(-model.DECAY * (k - 1)).sum())
+        vocab, p = _guess_from_weights(model, hidden, row)
+        top = vocab[int(np.argmax(p))]
+        assert state.values["top_guess"] == top and state.values["probability"] == pytest.approx(p.max())
+        assert f"best guess is “{top}” ({round(100 * p.max())}%)" in prose.replace(" %", "%")
+    # What normalising changes (issue 22): "mat" is now guessed wrong, "sat" at 44%.
+    assert _top(model, model.TOKENS.index("mat"), "Both sides") == "cat"
+    assert round(100 * model.fill_in(model.TOKENS.index("sat"))[model.VOCAB.index("sat")]) == 44
+    assert "scaled weights, the ones the chart shows, are what each word's evidence is multiplied by" \
+        in _part(page, 2, "deeper")
+
+
+def test_step2_two_points_of_bert_kept_apart(page):
+    """Devlin et al. 2019: joining LTR and RTL models as ELMo does is "strictly less
+    powerful than a deep bidirectional model" (Section 5.1); bidirectional conditioning
+    would let each word "see itself" (Section 3.1)."""
+    explainer = page[0]
+    deeper = _part(page, 2, "deeper")
+    assert "as ELMo does (Peters et al., 2018), leaks nothing" in deeper
+    assert "strictly less powerful than a deep bidirectional model" in deeper and "(Section 5.1)" in deeper
+    assert "reach itself indirectly" in deeper and "(Section 3.1)" in deeper
+    assert any(r.title == "Deep Contextualized Word Representations" for r in explainer.references)
+
+
+def test_the_loss_is_counted_at_every_chosen_position(page, model):  # noqa: F811
+    deeper = _part(page, 1, "deeper")
+    assert "counted only at the chosen positions" in deeper and "hidden positions" not in deeper
+    assert sum(model.TREATMENT_SHARES.values()) == 1   # [MASK], random and unchanged: all chosen
+    assert "only chosen positions count in the loss" in " ".join(p for _, p in _states(page, 3))
+
+
+def test_no_peeking_says_what_the_unchanged_tenth_shows(page, model):  # noqa: F811
+    ideas = _text(page[0].key_ideas)
+    assert model.TREATMENT_SHARES["Unchanged"] == 0.1
+    assert "the other 10% stay in plain view" in ideas and "nothing in the input gives the answer away" not in ideas
+
+
+# The pre-training heads of google-research/bert's run_pretraining.py:
+# cls/predictions/transform/dense [H, H] + [H], its LayerNorm 2·H, output_bias [vocab]
+# (the output weights are the token embeddings); cls/seq_relationship [2, H] + [2].
+# Devlin et al. 2019, Section 3: BERT-base "Total Parameters=110M", BERT-large "340M".
+PAPER_TOTALS = {"BERT-base": "110M", "BERT-large": "340M"}
+
+
+@pytest.mark.parametrize("name", ["BERT-base", "BERT-large"])
+def test_step5_the_count_says_what_it_leaves_out(page, model, name):  # noqa: F811
+    h, vocab = model.SHAPES[name]["hidden"], 30_522
+    heads = (h * h + h + 2 * h + vocab) + (2 * h + 2)
+    total = sum(model.parameter_parts(name).values())
+    prose = next(p for s, p in _states(page, 5) if s.choice["model"] == name)
+    assert "of the encoder, its embeddings and the pooler" in prose and "Counting every weight and bias gives" not in prose
+    assert f"they add {heads:,} more" in prose
+    assert model.two_figures(total) == model.two_figures(total + heads) == PAPER_TOTALS[name]
+    assert f"still rounds to {PAPER_TOTALS[name]}" in prose

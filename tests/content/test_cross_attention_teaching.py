@@ -204,6 +204,7 @@ def test_step5_top_patches_and_the_broadest_word(computed, model):  # noqa: F811
 def test_every_cited_work_is_referenced(computed):  # noqa: F811
     explainer, text = _everything(computed)
     text = text.replace("Bahdanau, Cho and Bengio", "Bahdanau et al.")
+    text = text.replace("Koehn and Knowles", "Koehn")   # two authors, named both
     cited = set(re.findall(r"([A-Z][A-Za-z]+)(?: et al\.)?,? \(?((?:19|20)\d\d)\)?", text))
     cited = {(name, int(year)) for name, year in cited}
     surnames = {(ref.authors.split(",")[0].split()[-1], ref.year) for ref in explainer.references}
@@ -221,3 +222,98 @@ def test_sentences_are_not_run_together(computed):  # noqa: F811
     """A block tag at a line end swallows the newline: no 'word.Next' anywhere."""
     _, text = _everything(computed)
     assert not re.search(r"[a-z0-9)][.:;,!?][A-Z]", text), re.findall(r".{20}[a-z0-9)][.:;,!?][A-Z].{20}", text)
+
+
+# Issue 22: what the toy is, what attention weights are, and what the sources say
+
+def test_step1_says_which_parts_are_hand_set_and_which_random(computed, model):  # noqa: F811
+    """Only W_Q is solved; the keys are a random encoder output times a random W_K."""
+    h = model.MAIN_HEAD - 1
+    keys = model.ENCODER_OUTPUT @ model.W_K[h]
+    rng = np.random.default_rng(model.SEED)
+    assert np.allclose(model.ENCODER_OUTPUT, rng.standard_normal(model.ENCODER_OUTPUT.shape))
+    queries = model.DECODER_STATES @ model.W_Q[h]
+    assert np.allclose(queries @ keys.T / np.sqrt(model.D_K), model.ALIGNMENT_SCORES[h])   # solved to the scores
+    for _, _, prose in states_of(computed, 1):
+        assert "random encoder output times a random W_K" in prose and "only W_Q is solved" in prose
+        assert "the queries, keys and weights are then computed from them" not in prose
+
+
+def test_step1_says_what_a_typical_random_head_does(computed, model):  # noqa: F811
+    """One random W_Q finds no translation; over many draws a random head does about as
+    well as picking a source word blindly: one of the four on average."""
+    import math
+    rng = np.random.default_rng(model.RANDOM_SURVEY_SEED)
+    keys = model.ENCODER_OUTPUT @ model.W_K[model.MAIN_HEAD - 1]
+    hits = []
+    for _ in range(model.RANDOM_DRAWS):
+        w_q = rng.standard_normal((model.D_MODEL, model.D_K)) / math.sqrt(model.D_MODEL)
+        scores = (model.DECODER_STATES @ w_q) @ keys.T
+        tops = [model.SOURCE[int(i)] for i in scores.argmax(axis=1)]
+        hits.append(sum(top in model.TRANSLATES[word] for word, top in zip(model.TARGET, tops)))
+    hits = np.array(hits)
+    blind = sum(len(model.TRANSLATES[w]) for w in model.TARGET) / len(model.SOURCE)
+    assert blind == 1.0 and abs(hits.mean() - blind) < 0.1
+    for _, _, prose in states_of(computed, 1):
+        assert f"over {model.RANDOM_DRAWS:,} such draws a random head finds {hits.mean():.1f} on average" in prose
+        assert f"none in {math.floor(100 * np.mean(hits == 0) + 0.5)}%" in prose and f"blindly would do ({blind:.1f})" in prose
+
+
+def test_step1_reads_weights_as_where_the_head_reads(computed):  # noqa: F811
+    for _, _, prose in states_of(computed, 1):
+        assert "where it reads from, which is not the same as how much that word matters" in prose
+        assert "how much does it matter" not in prose
+
+
+def test_the_toy_runs_no_encoder_or_decoder_stack(computed, model):  # noqa: F811
+    """The encoder output and decoder states are seeded random vectors, and step 3's
+    masked self-attention does not make the states behind the queries."""
+    rng = np.random.default_rng(model.SEED)
+    rng.standard_normal(model.ENCODER_OUTPUT.shape)
+    assert np.allclose(model.DECODER_STATES, rng.standard_normal(model.DECODER_STATES.shape))
+    self_out = model.SELF_WEIGHTS @ (model.DECODER_INPUT_EMBEDDINGS @ model.W_K_SELF)
+    assert self_out.shape != model.DECODER_STATES.shape or not np.allclose(self_out, model.DECODER_STATES)
+    for _, _, prose in states_of(computed, 2):
+        assert "random vectors from a fixed seed" in prose
+    assert "which are random vectors of their own" in _part(computed, 3, "deeper")
+    explainer, _ = _everything(computed)
+    assert "no encoder or decoder stack runs" in _text(explainer.intro)
+
+
+def test_alignment_is_qualified_and_cited(computed):  # noqa: F811
+    """Koehn & Knowles (2017): attention "may in fact dramatically diverge" from word alignment."""
+    explainer, text = _everything(computed)
+    assert "source words it depends on" not in text and "Heads learn soft alignments" not in text
+    assert "can often be read as a soft alignment" in text
+    assert "Koehn and Knowles (2017)" in _part(computed, 4, "deeper")
+    assert any(r.title == "Six Challenges for Neural Machine Translation" and r.year == 2017
+               for r in explainer.references)
+
+
+def test_french_adjective_order_has_its_exceptions(computed):  # noqa: F811
+    for state, readouts, prose in states_of(computed, 4):
+        if readouts["Crossing"] == "Yes":
+            assert "Most French adjectives follow the noun" in prose and "petit" in prose
+        assert "French puts the adjective after the noun" not in prose
+
+
+def test_latent_diffusion_denoises_a_latent(computed):  # noqa: F811
+    """Rombach et al. 2022, Section 3: the U-Net works in the latent space of a pretrained autoencoder."""
+    explainer, text = _everything(computed)
+    deeper = _part(computed, 5, "deeper")
+    assert "denoise not the image but its latent" in deeper and "pretrained autoencoder" in deeper
+    assert "Section 3" in deeper and "turns noise into an image" not in text
+    assert "denoises the latent of a pretrained autoencoder" in _text(explainer.questions)
+
+
+def test_step5_patch_scores_are_plain_dot_products(computed, model):  # noqa: F811
+    """The toy's patch weights are softmax(features · query): unscaled, with no projections."""
+    keys = model.PATCH_FEATURES.reshape(model.GRID * model.GRID, -1)
+    for word in model.CAPTION:
+        query = model.CAPTION_QUERIES[model.CAPTION.index(word)]
+        plain = np.exp(keys @ query) / np.exp(keys @ query).sum()
+        assert np.allclose(model.patch_weights(word).ravel(), plain)
+        scaled = np.exp(keys @ query / np.sqrt(len(query)))
+        assert not np.allclose(plain, scaled / scaled.sum())
+    deeper = _part(computed, 5, "deeper")
+    assert "as in this toy" not in deeper and "no projections and no scaling" in deeper

@@ -156,7 +156,7 @@ def test_step4_counts_in_every_state(dot_states):
 
 BRIEF_MODELS = {
     "GPT-1": {"Layers": "12", "d_model": "768", "Heads": "12", "Context": "512", "Parameters": "117M"},
-    "GPT-2": {"Layers": "48", "d_model": "1,600", "Heads": "25", "Context": "1,024", "Parameters": "1.5B"},
+    "GPT-2": {"Layers": "48", "d_model": "1,600", "Heads": "25", "Context": "1,024", "Parameters": "1.56B"},
     "GPT-3": {"Layers": "96", "d_model": "12,288", "Heads": "96", "Context": "2,048", "Parameters": "175B"},
 }
 
@@ -167,11 +167,15 @@ def test_step5_published_sizes(dot_states, name):
     assert readouts == BRIEF_MODELS[name]
     for value in readouts.values():
         assert value in prose
-    if name == "GPT-2":
-        assert "1,542M" in prose
+    # Table 2 of the GPT-2 paper gave 1,542M for the largest model, a count OpenAI's
+    # gpt-2 README calls wrong: the page never uses it.
+    assert "1,542" not in prose and "1542" not in prose
 
 
 def test_step5_chart_is_log_parameters(dot_states):
     state, _, _ = state_for(dot_states, 5)
     assert state.chart["x"] == ["GPT-1", "GPT-2", "GPT-3"]
-    assert state.chart["y"] == pytest.approx([math.log10(117e6), math.log10(1542e6), math.log10(175e9)])
+    # GPT-1 and GPT-2 as counted from their released configurations, GPT-3 from Brown et al.'s Table 2.1.
+    assert state.chart["y"] == pytest.approx([math.log10(116_534_784), math.log10(1_557_611_200),
+                                              math.log10(175e9)])
+    assert state.chart["text"] == ["117M", "1.56B", "175B"]

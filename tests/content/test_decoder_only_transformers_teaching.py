@@ -135,13 +135,15 @@ def test_every_cited_work_is_referenced(page):
     body = everything(page)
     cited = set(re.findall(r"([A-Z][\w-]+) et al\.,? \(?(\d{4})", body))
     cited |= {(a, y) for a, y in re.findall(r"([A-Z][\w-]+) et al\., (?:\d{4}); (\d{4})", body)}
+    cited |= set(re.findall(r"\(([A-Z][\w-]+), (\d{4})\)", body))        # one author: (Shazeer, 2019)
+    cited |= set(re.findall(r"; (OpenAI), (\d{4})\)", body))
     surnames = {(r.authors.split(",")[0].split()[-1], r.year) for r in explainer.references}
-    cited |= set(re.findall(r"\((OpenAI), (\d{4})\)", body))
     missing = {(a, int(y)) for a, y in cited} - surnames
     assert not missing, missing
     for surname, year in surnames:
-        if surname == "OpenAI":
-            assert f"(OpenAI, {year})" in body
+        if "," not in next(r.authors for r in explainer.references if r.year == year
+                           and r.authors.split(",")[0].split()[-1] == surname):
+            assert re.search(rf"[(;] ?{surname}, {year}\)", body), (surname, year)   # a single author
             continue
         assert re.search(rf"{surname} et al\.,? \(?(\d{{4}}; )?{year}", body) or \
             re.search(rf"{surname} et al\., \d{{4}}; {year}", body), (surname, year)
@@ -157,3 +159,143 @@ def test_the_kv_cache_question_billions_and_gigabytes(page, model):  # noqa: F81
 def test_the_rest_outside_the_blocks_shrinks_as_models_grow(model):  # noqa: F811
     shares = [model.scale(name)["values"]["block_share"] for name in model.MODEL_NAMES]
     assert shares == sorted(shares) and all(0 < s < 1 for s in shares)
+
+
+# ---------------------------------------------------------------- issue 22: what the sources say
+
+# The released configurations (config.json of openai-gpt and gpt2-xl; GPT-1's paper,
+# section 4.1, and GPT-2's, section 2.3, give the same widths, depths and contexts).
+GPT1_CONFIG = {"vocab": 40_478, "positions": 512, "d": 768, "layers": 12}
+GPT2_XL_CONFIG = {"vocab": 50_257, "positions": 1_024, "d": 1_600, "layers": 48}
+# OpenAI's gpt-2 README: "our original parameter counts were wrong due to an error (in
+# our previous blog posts and paper)"; the released XL model is named 1558M.
+GPT2_XL_RELEASED = 1_557_611_200
+GPT2_TABLE_2_XL = "1542M"          # the retracted Table 2 row, never to be shown
+# Brown et al. 2020, Table 2.1, the row "GPT-3 175B": n_params 175.0B, n_layers 96,
+# d_model 12288, n_heads 96, d_head 128; every model of the table has n_ctx = 2048.
+GPT3_TABLE_2_1 = {"parameters": 175.0e9, "layers": 96, "d_model": 12_288, "heads": 96, "d_head": 128,
+                  "context": 2_048}
+
+
+def _tensor_by_tensor(vocab, positions, d, layers, final_norm):
+    """The weights of a GPT counted tensor by tensor, as the checkpoints store them."""
+    wte, wpe = vocab * d, positions * d
+    c_attn = d * 3 * d + 3 * d          # queries, keys and values in one matrix, with biases
+    attn_proj = d * d + d
+    c_fc, mlp_proj = d * 4 * d + 4 * d, 4 * d * d + d
+    norms = 2 * (2 * d)                 # ln_1 and ln_2, a gain and a bias each
+    return wte + wpe + layers * (c_attn + attn_proj + c_fc + mlp_proj + norms) + (2 * d if final_norm else 0)
+
+
+def test_gpt1_count_derived_from_its_configuration(dot_states):  # noqa: F811
+    """GPT-1's paper gives no count, and the "117M" of GPT-2's Table 2 is retracted:
+    the page's count is its configuration's arithmetic, about 116.5M."""
+    count = _tensor_by_tensor(**GPT1_CONFIG, final_norm=False)
+    assert count == 116_534_784 and round(count / 1e5) / 10 == 116.5
+    _, readouts, prose = state_for(dot_states, 5, model="GPT-1")
+    assert readouts["Parameters"] == "117M" == f"{round(count / 1e6)}M"
+    assert f"{count:,}" in prose and f"{GPT1_CONFIG['vocab']:,} tokens" in prose
+    assert "Table 2" not in prose
+
+
+def test_gpt2_count_is_the_released_model_not_table_2(page, dot_states):  # noqa: F811
+    count = _tensor_by_tensor(**GPT2_XL_CONFIG, final_norm=True)
+    assert count == GPT2_XL_RELEASED
+    _, readouts, prose = state_for(dot_states, 5, model="GPT-2")
+    assert readouts["Parameters"] == f"{count / 1e9:.2f}B" == "1.56B"
+    assert f"{count:,}" in prose and '"1558M"' in prose and "were wrong" in prose
+    body = everything(page)
+    assert GPT2_TABLE_2_XL not in body and "1,542" not in body
+
+
+def test_gpt3_figures_are_table_2_1(dot_states, model):  # noqa: F811
+    m = model.MODELS["GPT-3"]
+    assert (m["parameters"], m["layers"], m["d_model"], m["heads"], m["context"]) == tuple(
+        GPT3_TABLE_2_1[k] for k in ("parameters", "layers", "d_model", "heads", "context"))
+    assert m["d_model"] // m["heads"] == GPT3_TABLE_2_1["d_head"]
+    _, readouts, prose = state_for(dot_states, 5, model="GPT-3")
+    assert readouts["Parameters"] == "175B" and "Table 2.1 of Brown et al. (2020)" in prose
+
+
+@pytest.mark.parametrize("name,config,final_norm", [("GPT-1", GPT1_CONFIG, False), ("GPT-2", GPT2_XL_CONFIG, True)])
+def test_the_blocks_leave_room_for_the_embeddings(dot_states, name, config, final_norm):  # noqa: F811
+    """What gave the retracted count away: the token embeddings alone (50,257 × 1,600 =
+    80.4M for GPT-2) must fit in what the blocks' big matrices leave over."""
+    total = _tensor_by_tensor(**config, final_norm=final_norm)
+    blocks = 12 * config["layers"] * config["d"] ** 2
+    assert total - blocks >= config["vocab"] * config["d"]
+    _, _, prose = state_for(dot_states, 5, model=name)
+    assert f"about {round(blocks / 1e6):,}M of them ({round(100 * blocks / total)}%)" in prose.replace(" %", "%")
+
+
+def test_the_page_names_the_changes_to_the_block(page):
+    """Radford et al. 2019, section 2.3: layer norm moved to the input of each sub-block,
+    a final layer norm added, residual weights scaled at initialisation; Brown et al.
+    2020, section 2.1: alternating dense and locally banded sparse attention."""
+    _, _, prose = page
+    deeper = text(prose[4].deeper)
+    assert "layer norm to the input of each sub-block" in deeper and "Section 2.3" in deeper
+    assert "initial weights of the residual layers" in deeper
+    assert "locally banded sparse attention" in deeper and "Section 2.1" in deeper
+    body = everything(page)
+    assert "same design" not in body and "kept that design" not in body
+
+
+def test_decoder_only_stacks_are_credited_to_liu_et_al(page):
+    explainer, _, _ = page
+    assert "Liu et al. (2018)" in text(explainer.intro)
+    assert any(r.title == "Generating Wikipedia by Summarizing Long Sequences" and r.year == 2018
+               for r in explainer.references)
+
+
+def test_one_pass_gives_one_prediction_fewer_than_its_tokens(page, dot_states, model):  # noqa: F811
+    """n tokens give n − 1 next-token examples: every token but the first is a target."""
+    explainer, _, prose = page
+    assert "n − 1 next-token examples" in text(explainer.questions)
+    length = len(model.CORPUS[0])              # a training sentence with its full stop
+    assert all(len(sentence) == length for sentence in model.CORPUS)
+    deeper = text(prose[0].deeper)
+    assert f"{length} tokens, gives {length - 1} predictions" in deeper
+
+
+def test_step3_what_a_low_temperature_does(page, model):  # noqa: F811
+    """Below 1 the top token gains and the least likely lose, but the runner-up need not gain."""
+    _, _, prose = page
+    logits = model.run(model.WORDS[:model.SAMPLING_CONTEXT])[0][-1]
+    plain, cold = model.softmax(logits), model.softmax(logits / min(model.TEMPERATURES))
+    order = np.argsort(-logits)
+    assert cold[order[0]] > plain[order[0]] and cold[order[-1]] < plain[order[-1]]
+    second = model.VOCAB[order[1]]
+    deeper = text(prose[2].deeper)
+    assert "the most likely token takes even more" in deeper and "likely tokens take even more" not in deeper
+    verb = "drops" if cold[order[1]] < plain[order[1]] else "rises"
+    assert f"{second} , {verb} from {plain[order[1]]:.2f} to {cold[order[1]]:.2f}" in deeper
+
+
+def test_step4_hint_compares_the_totals_too(page, model):  # noqa: F811
+    _, _, prose = page
+    hint = text(prose[3].hint)
+    steps = model.STEPS_GENERATED
+    without, with_cache = sum(t * (t + 1) // 2 for t in steps), sum(steps)
+    assert (without, with_cache) == (56, 21)
+    assert f"step 6 alone takes 21 scores, against 6" in hint
+    assert f"{without} scores against {with_cache}" in hint
+
+
+def test_step4_shared_keys_shrink_the_cache_by_the_number_of_heads(page, model):  # noqa: F811
+    """Multi-query attention keeps one d_head-wide key and value per layer and token:
+    h times fewer than every head keeping its own, for every model of step 5."""
+    _, _, prose = page
+    for m in model.MODELS.values():
+        full = m["layers"] * 2 * m["context"] * m["d_model"]
+        shared = m["layers"] * 2 * m["context"] * (m["d_model"] / m["heads"])
+        assert full / shared == pytest.approx(m["heads"])
+    deeper = text(prose[3].deeper)
+    assert "h times fewer" in deeper and "h/g times fewer" in deeper and "several times fewer" not in deeper
+
+
+def test_every_summary_starts_its_sentences_with_a_capital(page):
+    _, _, prose = page
+    for texts in prose:
+        for _, summary in texts.states.values():
+            assert not re.search(r"[.!?] [a-z]", summary), summary

@@ -103,7 +103,14 @@ def test_step3_claims(pe_states, model):  # noqa: F811
     for state, prose in _states(pe_states, 3):
         pos = state.choice["position"]
         nearest = int(np.argmin(distances[pos]))
-        assert f"The nearest other row is position {nearest}'s, at a distance of {_f(distances[pos, nearest])}" in prose
+        # Every row as near as the nearest: a middle row's two neighbours tie exactly.
+        tied = [p for p in range(32) if distances[pos, p] - distances[pos, nearest] < 1e-9]
+        assert len(tied) == (1 if pos in (0, 31) else 2) and all(abs(p - pos) == 1 for p in tied)
+        if len(tied) == 1:
+            assert f"The nearest other row is position {nearest}'s, at a distance of {_f(distances[pos, nearest])}" in prose
+        else:
+            assert f"nearest other rows are positions {tied[0]} and {tied[1]}, tied exactly at a distance of " \
+                   f"{_f(distances[pos, nearest])}" in prose
         moved = np.abs(pe[pos, -2:] - pe[0, -2:]).max()
         if pos == 0:
             assert np.array_equal(pe[0], np.tile([0.0, 1.0], 8))
@@ -163,8 +170,13 @@ def test_step5_claims(pe_states, model):  # noqa: F811
             assert constant and "diagonal" in prose
         if scheme == "Rotary":
             assert not np.allclose(matrix, matrix.T)
-            assert f"one step ahead scores {_f(matrix[0, 1])} and one step behind {_f(matrix[1, 0])}" in prose
+            assert f"one step ahead scores {_f(matrix[0, 1])}, one step behind {_f(matrix[1, 0])}) only because the " \
+                   "key differs from the query" in prose
             assert "noisy copy" in prose
+            # With the key equal to the query the rotary chart is symmetric: the asymmetry is the key's.
+            q = np.array([model.rotate(model.QUERY, m) for m in range(32)])
+            same = model.cosine_matrix(q, q)
+            assert np.allclose(same, same.T)
     assert "393,216" in _part(pe_states, 5, "deeper") and 512 * 768 == 393216
 
 
@@ -191,3 +203,75 @@ def test_every_cited_work_is_referenced(pe_states):  # noqa: F811
 
 def test_no_hyphen_minus_in_numbers(pe_states):  # noqa: F811
     assert not re.search(r"(?<![\w-])-\d", _everything(pe_states))
+
+
+# Issue 22
+
+def _diagonal_spread(matrix):
+    n = len(matrix)
+    return max(float(np.ptp(np.diagonal(matrix, k))) for k in range(-(n - 1), n))
+
+
+def _cosines(a, b):
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    return a @ b.T
+
+
+def test_step5_projections_undo_the_offset_pattern_of_added_encodings(pe_states, model):  # noqa: F811
+    """Added encodings pass through W_Q and W_K: the positions' part of the scores is then
+    neither offset-only nor symmetric. RoPE turns the projected query and key, so its
+    scores stay offset-only after any projection."""
+    pe = model.encoding(range(32))
+    projected = _cosines(pe @ model.W_Q, pe @ model.W_K)
+    spread = _diagonal_spread(projected)
+    assert spread > 0.5 and not np.allclose(projected, projected.T, atol=0.1)
+    _, _, prose = next((s, None, p) for s, p in _states(pe_states, 5) if s.choice["scheme"] == "Sinusoidal")
+    assert "That is the raw encodings" in prose and f"vary by up to {_f(spread)}" in prose
+    assert "not symmetric" in prose and "cross terms" in prose
+    rng = np.random.default_rng(0)
+    for _ in range(3):     # any projections: the rotation comes after them
+        w_q, w_k = rng.normal(size=(2, 16, 16))
+        q, k = model.QUERY @ w_q, model.KEY @ w_k
+        rope = _cosines(np.array([model.rotate(q, m) for m in range(32)]),
+                        np.array([model.rotate(k, n) for n in range(32)]))
+        assert _diagonal_spread(rope) < 1e-9
+    rotary = next(p for s, p in _states(pe_states, 5) if s.choice["scheme"] == "Rotary")
+    assert "it still does after the projections" in rotary and "direction is not lost" not in rotary
+
+
+def test_a_larger_base_slows_every_wave_but_the_fastest(pe_states, model):  # noqa: F811
+    """Grattafiori et al. 2024: Llama 3 raises the rotary base from 10,000 to 500,000."""
+    old, new = model.frequencies(), model.frequencies(base=500_000)
+    assert old[0] == new[0] == 1.0 and (new[1:] < old[1:]).all()
+    assert model.LLAMA3_BASE == 500_000
+    questions = _text(_explainer(pe_states).questions)
+    assert "slows every wave but the fastest" in questions and "base⁰ = 1 whatever the base" in questions
+    assert "slows every wave down" not in questions
+
+
+def test_step2_slow_pairs_say_how_far_they_get(pe_states, model):  # noqa: F811
+    for state, prose in _states(pe_states, 2):
+        i = state.choice["pair"]
+        angles = np.arange(32) * model.OMEGA[i]
+        if 32 * model.OMEGA[i] / (2 * math.pi) < 0.1:
+            assert f"the sine rises only to {_f(np.sin(angles).max())}" in prose
+            assert f"the cosine stays above {_f(np.cos(angles).min())}" in prose
+        assert "the sine stays near 0" not in prose
+    pair4 = next(p for s, p in _states(pe_states, 2) if s.choice["pair"] == 4)
+    assert "rises only to 0.31" in pair4       # sin(31 × 0.01)
+
+
+def test_a_causal_mask_lets_a_word_see_itself(pe_states):  # noqa: F811
+    deeper = _part(pe_states, 1, "deeper")
+    assert "see only itself and the words before it" in deeper
+
+
+def test_learned_tables_are_not_called_later_than_the_transformer(pe_states):  # noqa: F811
+    """Vaswani et al. 2017, Section 3.5, tried "learned positional embeddings [9]", [9] being
+    Gehring et al. 2017 (ConvS2S), and report them in Table 3, row (E)."""
+    explainer = _explainer(pe_states)
+    intro, ideas = _text(explainer.intro), _text(explainer.key_ideas)
+    assert "Later models" not in intro + ideas and "moved on" not in ideas
+    assert "older than the Transformer" in intro and "Gehring et al. (2017)" in intro and "Table 3, row E" in intro
+    assert any(r.title == "Convolutional Sequence to Sequence Learning" for r in explainer.references)

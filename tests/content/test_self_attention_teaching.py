@@ -181,3 +181,101 @@ def test_every_cited_work_is_referenced_and_every_reference_cited(computed):  # 
 
 def test_negative_numbers_use_the_minus_sign(computed):  # noqa: F811
     assert not re.search(r"(?<![\w/])-\d", _everything(computed))
+
+
+# Issue 22 ------------------------------------------------------------------------------------------
+
+def _page(computed):  # noqa: F811
+    site, _, _ = computed
+    return next(p for p in site.pages if p.slug == "self-attention")
+
+
+def test_step2_names_its_fresh_vectors_q_and_k1_to_k6(computed, model):  # noqa: F811
+    """Step 2's query and keys are new random draws, not the sentence's words."""
+    rng = np.random.default_rng(model.SCALING_SEED)
+    assert np.allclose(model.SCALING_Q, rng.standard_normal(model.SCALING_Q.shape))
+    _, steps, prose = computed
+    for state in _states(computed, 2).states:
+        assert state.chart["x"] == [f"k{i}" for i in range(1, 7)]
+        text = _prose(computed, 2, state)
+        assert "the query q and the keys k1 to k6 are not the toy's words" in text
+        top = f"k{int(np.argmax(state.chart['y'])) + 1}"
+        assert state.values["top_key"] == top and re.search(rf"\b{top}\b", text)
+        for summary in prose[1].summaries[state.key]:
+            assert "random query q against 6 random keys, k1 to k6" in summary
+            top = f"k{int(np.argmax(state.chart['y'])) + 1}"
+            assert f"{top} gets the most" in summary
+
+
+def _spreads(seed, draws, d_ks):
+    """One row's spread (six scores, ddof 0) averaged over the draws, and the pooled
+    spread of all their scores, each over √d_k, for q and k with unit-variance parts."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((draws, max(d_ks)))
+    k = rng.standard_normal((draws, 6, max(d_ks)))
+    rows = [np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d) for d in d_ks]
+    return [float(np.std(r, axis=1).mean()) for r in rows], [float(np.std(r)) for r in rows]
+
+
+def test_step2_says_which_spread_comes_to_sqrt_dk(computed, model):  # noqa: F811
+    """Six scores spread less than √d_k on average (about 0.81 to 0.87 of it); pooled over
+    many draws the spread is √d_k. Checked on fresh draws, then on the page's own."""
+    row, pooled = _spreads(12345, 4000, model.D_KS)
+    assert all(0.78 < r < 0.90 for r in row) and row == sorted(row)
+    assert all(0.96 < p < 1.04 for p in pooled)
+    # The page's figures: the survey's draws (SURVEY_SEED; the embeddings and weights it
+    # draws first are skipped in the order the model draws them).
+    rng = np.random.default_rng(model.SURVEY_SEED)
+    rng.standard_normal((model.SURVEY_DRAWS, 6, model.D_MODEL))
+    rng.standard_normal((model.SURVEY_DRAWS, model.D_MODEL, model.D_K))
+    rng.standard_normal((model.SURVEY_DRAWS, model.D_MODEL, model.D_K))
+    q = rng.standard_normal((model.SURVEY_DRAWS, max(model.D_KS)))
+    k = rng.standard_normal((model.SURVEY_DRAWS, 6, max(model.D_KS)))
+    rows = [np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d) for d in model.D_KS]
+    row = [np.std(r, axis=1).mean() for r in rows]
+    pooled = [np.std(r) for r in rows]
+    deeper = _part(computed, 2, "deeper")
+    assert f"it averaged {min(row):.2f} to {max(row):.2f} times √d_k in those draws, against " \
+           f"{min(pooled):.2f} to {max(pooled):.2f} for all their scores pooled" in deeper
+    assert "averaged over many random draws it matches them closely" not in deeper
+
+
+def test_the_words_vectors_are_random_too(computed, model):  # noqa: F811
+    """"The"/"the" and "cat"/"mat" are separate draws with unrelated vectors."""
+    rng = np.random.default_rng(model.SEED)
+    assert np.allclose(model.EMBEDDINGS, rng.standard_normal(model.EMBEDDINGS.shape))
+    for a, b in (("The", "the"), ("cat", "mat")):
+        x, y = model.EMBEDDINGS[TOKENS.index(a)], model.EMBEDDINGS[TOKENS.index(b)]
+        assert abs(x @ y / np.linalg.norm(x) / np.linalg.norm(y)) < 0.9
+    assert 'the words\' vectors too, are random numbers' in _text(_page(computed).intro)
+    assert '"The" and "the", or "cat" and "mat", get unrelated vectors' in _text(_page(computed).intro)
+    for state in _states(computed, 1).states:
+        assert "and the words' vectors too, are random numbers from a fixed seed" in _prose(computed, 1, state)
+
+
+def test_additive_attention_finding_is_credited_to_britz(computed):  # noqa: F811
+    """Vaswani et al. 2017, Section 3.2.1: "additive attention outperforms dot product
+    attention without scaling for larger values of d_k [3]", [3] being Britz et al. 2017."""
+    deeper = _part(computed, 2, "deeper")
+    assert "a finding they take from Britz et al. (2017)" in deeper
+    assert any(r.title == "Massive Exploration of Neural Machine Translation Architectures" and r.year == 2017
+               for r in _page(computed).references)
+
+
+def test_the_gradient_reason_is_the_papers_suspicion(computed):  # noqa: F811
+    page = _page(computed)
+    assert "Vaswani et al. suspect" in _text(page.key_ideas)
+    assert "the authors suspect" in _text(page.questions)
+    assert "suspicion" in _part(computed, 2, "deeper")
+
+
+def test_position_is_added_at_the_input_only_in_the_original_design(computed):  # noqa: F811
+    deeper = _part(computed, 6, "deeper")
+    assert "Transformers therefore add" not in deeper
+    assert "The original Transformer therefore adds position" in deeper
+    assert "inside attention instead" in deeper and "(Su et al., 2021)" in deeper
+
+
+def test_attention_is_not_read_as_importance(computed):  # noqa: F811
+    intro = _text(_page(computed).intro)
+    assert "which source words to read from" in intro and "matter most" not in intro

@@ -95,7 +95,9 @@ def test_step2_hint(computed, model):  # noqa: F811
     hint = _part(computed, 2, "hint")
     shown = lambda v: f"{v:.2f}".replace("-", "−")  # noqa: E731
     assert f"still leave a similarity of {shown(on[-1])}" in hint
-    assert f"it is {shown(off[-1])}, and the input was lost after the first layer ({shown(off[1])})" in hint
+    assert f"it is {shown(off[-1])}, and the vector already pointed elsewhere after the first layer " \
+           f"({shown(off[1])})" in hint
+    assert "lost" not in hint
     assert "He et al. (2016)" in _part(computed, 2, "deeper")
 
 
@@ -113,7 +115,7 @@ def test_step3_order_is_kept_and_the_hint_ranges(computed, model):  # noqa: F811
     assert (f"from {shown(stds.min())} ({model.TOKENS[int(stds.argmin())]}) to {shown(stds.max())} "
             f"({model.TOKENS[int(stds.argmax())]})") in hint
     deeper = _part(computed, 3, "deeper")
-    for cite in ("Ba et al., 2016", "Radford et al., 2019", "Xiong et al. (2020)", "Vaswani et al., 2017"):
+    for cite in ("Ba et al. (2016)", "Radford et al., 2019", "Xiong et al. (2020)", "Vaswani et al., 2017"):
         assert cite in deeper
 
 
@@ -213,3 +215,78 @@ def test_no_hyphen_minus_as_a_minus_sign(computed):  # noqa: F811
 @pytest.mark.parametrize("number", range(1, 7))
 def test_every_step_has_hint_and_deeper(computed, number):  # noqa: F811
     assert _part(computed, number, "hint") and _part(computed, number, "deeper")
+
+
+# Issue 22: what a cosine measures, where the gradient goes, warm-up, the mask, the sources
+
+def test_step2_a_cosine_measures_direction_only(computed, model):  # noqa: F811
+    """A rotation keeps every bit of the input and still scores near zero: a low cosine
+    is not lost information."""
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        rotation = np.linalg.qr(rng.standard_normal((model.RESIDUAL_WIDTH,) * 2))[0]
+        turned = rotation @ model.RESIDUAL_INPUT
+        assert np.allclose(rotation.T @ turned, model.RESIDUAL_INPUT)
+        assert abs(model.cosine(model.RESIDUAL_INPUT, turned)) < 3 / np.sqrt(model.RESIDUAL_WIDTH)
+    turned = model.ROTATION @ model.RESIDUAL_INPUT
+    deeper = _part(computed, 2, "deeper")
+    shown = f"{model.cosine(model.RESIDUAL_INPUT, turned):.2f}".replace("-", "−")
+    assert f"gives a cosine of {shown}, yet turning back recovers it exactly" in deeper
+    assert "measures only direction" in deeper
+    for _, _, prose in every_state(computed, 2):
+        assert "has almost nothing in common with its input" not in prose
+
+
+def test_step2_the_direct_gradient_is_exact_only_for_pre_norm(computed):  # noqa: F811
+    deeper = _part(computed, 2, "deeper")
+    assert "That is exact when nothing else sits on the shortcut" in deeper
+    assert "layer norm after each add, on the shortcut itself" in deeper and "Xiong et al. (2020)" in deeper
+
+
+def test_warm_up_is_xiongs_finding_not_a_rule(computed):  # noqa: F811
+    """Brown et al. 2020, Appendix B: "There is a linear LR warmup over the first 375
+    million tokens", in a pre-norm model (Section 2.1: "pre-normalization")."""
+    explainer, everything = _everything(computed)
+    assert "warm-up can be dropped" not in everything and "can be trained without one" not in everything
+    deeper, questions = _part(computed, 3, "deeper"), text(explainer.questions)
+    for part in (deeper, questions):
+        assert "not a rule" in part and "Brown et al., 2020, Appendix B" in part
+    assert "375 million tokens" in questions
+
+
+def test_ba_et_al_define_layer_norm_without_epsilon(computed):  # noqa: F811
+    deeper = _part(computed, 3, "deeper")
+    assert "Ba et al. (2016) define the norm without ε; implementations add it" in deeper
+
+
+def test_the_ffn_holds_most_weights_only_of_an_encoder_layer(computed):  # noqa: F811
+    d, d_ff = 512, 2048
+    attention, ff, norm = 4 * d * d + 4 * d, 2 * d * d_ff + d_ff + d, 2 * d
+    encoder, decoder = attention + ff + 2 * norm, 2 * attention + ff + 3 * norm
+    assert ff / encoder > 0.5 and ff / decoder < 0.5 < ff / decoder + 0.01   # about half, not most
+    explainer, _ = _everything(computed)
+    ideas = text(explainer.key_ideas)
+    assert "holds most of an encoder layer's weights" in ideas and "about half in a decoder layer" in ideas
+    assert "where most of an encoder layer's parameters are" in _part(computed, 4, "deeper")
+
+
+def test_step5_table_3_rows_without_a_parameter_count(computed):  # noqa: F811
+    """Vaswani et al. 2017, Table 3, "params ×10⁶": blank in rows (A), (D) and (E); given
+    for the base model (65), rows (B) and (C) and the big model (213)."""
+    table_3_params = {"base": 65, "A": None, "B": [58, 60], "C": [36, 50, 80, 28, 168, 53, 90], "D": None,
+                      "E": None, "big": 213}
+    blank = [row for row, value in table_3_params.items() if value is None]
+    assert blank == ["A", "D", "E"]
+    deeper = _part(computed, 5, "deeper")
+    assert "the parameter count for most: rows A (the heads), D (dropout and label smoothing) and E " \
+           "(the learned positions) leave it blank" in deeper
+    assert "parameter count of each variant" not in deeper
+    assert f"{table_3_params['C'][-1]} million parameters against 65 (Table 3, rows C)" in text(_everything(computed)[0].questions)
+
+
+def test_step6_the_mask_is_for_training_not_for_generating(computed):  # noqa: F811
+    deeper = _part(computed, 6, "deeper")
+    assert "Any model can write one token at a time" in deeper and "stays honest" in deeper
+    assert "makes generating text one token at a time possible" not in deeper
+    _, _, prose = state_of(computed, 1, part="Self-attention")
+    assert "no position can read the word it is learning to predict" in prose
