@@ -11,7 +11,7 @@ PY := $(VENV)/bin/python
 LENSA := $(VENV)/bin/lensa
 PORT ?= 8000
 
-.PHONY: build test serve check new docs dist clean browser java bench retrain
+.PHONY: build test serve check new docs dist scorm clean browser java bench retrain
 
 build: $(VENV)/.package node_modules/.package-lock.json
 	$(LENSA) build
@@ -22,6 +22,10 @@ check: $(VENV)/.package
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
 dist: $(VENV)/.package node_modules/.package-lock.json
 	$(LENSA) dist
+
+# Every page, and the whole site, as SCORM 1.2 and 2004 packages for an LMS, in dist/scorm/ (docs/lms.md).
+scorm: $(VENV)/.package node_modules/.package-lock.json
+	$(LENSA) dist --scorm
 
 serve: $(VENV)/.package node_modules/.package-lock.json
 	$(LENSA) serve --port $(PORT)

@@ -1,4 +1,4 @@
-"""Command line: lensa init|new|serve|check|build|dist.
+"""Command line: lensa init|new|serve|check|build|dist (dist --scorm: SCORM packages).
 
 Problems are printed one plain line each, warnings are counted, and the totals
 come last. A Python traceback reaches the user only with --debug. Installed
@@ -108,6 +108,10 @@ def _parser() -> argparse.ArgumentParser:
                    "Dist failed")
     dist.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     dist.add_argument("--zip", type=Path, help="the archive to write (default: dist/<site title>.zip)")
+    dist.add_argument("--scorm", nargs="?", const="all", choices=["1.2", "2004", "all"],
+                      help="instead of the zip, write SCORM packages for an LMS (docs/lms.md): one per page and one "
+                           "of the whole site, in SCORM 1.2, 2004 (4th Edition) or all of them (the default)")
+    dist.add_argument("--scorm-dir", type=Path, help="the folder for the SCORM packages (default: dist/scorm/)")
     serve = command("serve", _serve, "Preview the site on http://127.0.0.1 with live reload: rebuild "
                     "what a change affects and reload the browser.", "Serve failed")
     serve.add_argument("--port", type=int, default=8000,
@@ -148,10 +152,24 @@ def _dist(args, warnings: list[Problem]) -> int:
 
     result = build(args.content, args.out, args.themes, args.theme, strict=args.strict, warnings=warnings)
     _print(report_lines(None, warnings, Path.cwd()))
+    if args.scorm:
+        return _scorm(args, result, warnings)
     name = archive_name(result.site.config.title)
     target = args.zip or args.base / "dist" / f"{name}.zip"
     count = pack_site(args.out, target, name)
     print(f"Packed {count} files from {_shown(args.out)} into {_shown(target)}{_warning_total(warnings)}.")
+    return 0
+
+
+def _scorm(args, result, warnings: list[Problem]) -> int:
+    from .outputs.scorm import VERSIONS, scorm_packages, write_scorm_packages
+
+    versions = VERSIONS if args.scorm == "all" else (args.scorm,)
+    folder = args.scorm_dir or args.base / "dist" / "scorm"
+    paths = write_scorm_packages(scorm_packages(result.site, result.files, versions), folder)
+    pages = len(result.site.pages)
+    print(f"Packed {len(paths)} SCORM packages ({pages} page{'' if pages == 1 else 's'} and the whole site, "
+          f"SCORM {' and '.join(versions)}) into {_shown(folder)}{_warning_total(warnings)}.")
     return 0
 
 

@@ -9,6 +9,7 @@ import os
 import re
 import unicodedata
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import BuildError
@@ -29,22 +30,30 @@ def pack_site(build_dir: Path, zip_path: Path, folder: str) -> int:
     The zip is written beside its target and renamed into place."""
     if not (build_dir / MARKER).is_file():
         raise BuildError(f"{build_dir}: is not a build of this generator (run 'make build' first)")
-    if zip_path.exists() and not zipfile.is_zipfile(zip_path):
-        raise BuildError(f"{zip_path}: exists and is not a zip archive; refusing to replace it")
     files = sorted((p.relative_to(build_dir).as_posix(), p) for p in build_dir.rglob("*")
                    if p.is_file() and p.name != MARKER)
+    write_zip(((f"{folder}/{name}", path.read_bytes()) for name, path in files), zip_path)
+    return len(files)
+
+
+def write_zip(entries: Iterable[tuple[str, bytes]], zip_path: Path) -> None:
+    """Write the (name, content) entries, in the order given, into zip_path: each with
+    the same timestamp and permissions, so the same entries always give the same
+    bytes. Written beside its target and renamed into place; never over a file
+    that is not a zip."""
+    if zip_path.exists() and not zipfile.is_zipfile(zip_path):
+        raise BuildError(f"{zip_path}: exists and is not a zip archive; refusing to replace it")
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     temp = zip_path.with_name(f".{zip_path.name}.tmp-{os.getpid()}")
     try:
         with zipfile.ZipFile(temp, "w") as archive:
-            for name, path in files:
-                info = zipfile.ZipInfo(f"{folder}/{name}", FIXED_TIME)
+            for name, content in entries:
+                info = zipfile.ZipInfo(name, FIXED_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.create_system = 3                 # Unix, so the permissions below apply
                 info.external_attr = 0o644 << 16
-                archive.writestr(info, path.read_bytes(), compresslevel=9)
+                archive.writestr(info, content, compresslevel=9)
         os.replace(temp, zip_path)
     except OSError as err:
         temp.unlink(missing_ok=True)
         raise BuildError(f"{zip_path}: cannot write the archive ({err.strerror or err})") from None
-    return len(files)

@@ -257,5 +257,13 @@
   if (!apply(location.hash)) show(0, false);
   updateLinks();
 
-  window.gameRuntime = { rounds: rounds, show: show, fragment: fragment };
+  // The score as an LMS records it (scorm.js, docs/lms.md): the best stars of every round
+  // added up, out of the most there are, and how many rounds are solved (a star or more).
+  function score() {
+    var raw = 0, solved = 0;
+    best.forEach(function (n) { raw += n; if (n) solved++; });
+    return { raw: raw, max: (data.stars.length - 1) * best.length, solved: solved, rounds: best.length };
+  }
+
+  window.gameRuntime = { rounds: rounds, show: show, fragment: fragment, score: score };
 })();
