@@ -104,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
                     "the whole build succeeds.", "Build failed")
     build.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     command("check", _check, "Validate the content and compute every state, writing nothing.", "Check failed")
-    dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution.",
+    dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution, or (--scorm) "
+                   "into SCORM packages for an LMS.",
                    "Dist failed")
     dist.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     dist.add_argument("--zip", type=Path, help="the archive to write (default: dist/<site title>.zip)")
@@ -150,10 +151,10 @@ def _dist(args, warnings: list[Problem]) -> int:
     from .outputs.archive import archive_name, pack_site
     from .build import build
 
+    if args.scorm:
+        return _scorm(args, warnings)
     result = build(args.content, args.out, args.themes, args.theme, strict=args.strict, warnings=warnings)
     _print(report_lines(None, warnings, Path.cwd()))
-    if args.scorm:
-        return _scorm(args, result, warnings)
     name = archive_name(result.site.config.title)
     target = args.zip or args.base / "dist" / f"{name}.zip"
     count = pack_site(args.out, target, name)
@@ -161,12 +162,18 @@ def _dist(args, warnings: list[Problem]) -> int:
     return 0
 
 
-def _scorm(args, result, warnings: list[Problem]) -> int:
+def _scorm(args, warnings: list[Problem]) -> int:
+    """The packages are made from the build in memory: build/ is left as it is, and
+    nothing is written until every package is made."""
+    from .build import build
     from .outputs.scorm import VERSIONS, scorm_packages, write_scorm_packages
 
     versions = VERSIONS if args.scorm == "all" else (args.scorm,)
+    result = build(args.content, None, args.themes, args.theme, strict=args.strict, warnings=warnings)
+    built = scorm_packages(result.site, result.files, versions)
+    _print(report_lines(None, warnings, Path.cwd()))
     folder = args.scorm_dir or args.base / "dist" / "scorm"
-    paths = write_scorm_packages(scorm_packages(result.site, result.files, versions), folder)
+    paths = write_scorm_packages(built, folder)
     pages = len(result.site.pages)
     print(f"Packed {len(paths)} SCORM packages ({pages} page{'' if pages == 1 else 's'} and the whole site, "
           f"SCORM {' and '.join(versions)}) into {_shown(folder)}{_warning_total(warnings)}.")

@@ -61,6 +61,16 @@ def themed_site(request, tmp_path_factory):
     return request.param, out
 
 
+@pytest.fixture(scope="session")
+def scorm_site(built_site, tmp_path_factory):
+    """The bundled site's SCORM packages (lensa dist --scorm), made once, written and
+    unpacked beside an LMS host page (tests/lms.py): (that folder, packages by zip name)."""
+    from .lms import package_site
+
+    root = tmp_path_factory.mktemp("scorm")
+    return root, package_site(built_site[1], root)
+
+
 def built_pages(out: Path) -> list[Path]:
     return sorted(out.rglob("*.html"))
 
