@@ -46,6 +46,7 @@
 
   if (!ok(invoke(call.start))) return;
   var started = Date.now();
+  var begun = false;     // the page's scripts have run, and the bridge knows its steps
   var finished = false;
   var written = {};  // element -> the value last set, so that only changes are set and committed
 
@@ -102,7 +103,7 @@
     var fragment = game ? game.fragment() : share ? share.fragment() : location.hash.replace(/^#/, "");
     if (game || !steps.length) return fragment;
     var items = fragment.split("&").filter(function (item) { return item.indexOf("=") >= 0; });
-    var current = stepInView();
+    var current = stepWorkedIn();
     return (current ? [encodeURIComponent(current.id)] : []).concat(items).join("&");
   }
 
@@ -140,7 +141,18 @@
     return match ? Number(match[1]) : null;
   }
 
-  // The step the reader is in: the last one whose top is above the upper third of the screen.
+  // The step the reader is in: the one they last made a choice in while it is on screen,
+  // else the last one whose top is above the upper third of the screen.
+  var chosenIn = null;
+  function stepWorkedIn() {
+    if (chosenIn) {
+      var box = chosenIn.getBoundingClientRect();
+      if (box.bottom > 0 && box.top < window.innerHeight) return chosenIn;
+      chosenIn = null;
+    }
+    return stepInView();
+  }
+
   function stepInView() {
     var line = window.innerHeight / 3, current = null;
     steps.forEach(function (section) {
@@ -183,11 +195,16 @@
   var storedRaw = parseFloat(get(cmi.raw));
   var passing = parseFloat(get(v2004 ? "cmi.scaled_passing_score" : "cmi.student_data.mastery_score"));
 
+  // Opened is attempted, even by a learner who leaves before the page has loaded.
+  if (v2004 ? storedStatus !== "completed" : ["completed", "passed", "failed"].indexOf(storedStatus) < 0) {
+    set(v2004 ? "cmi.completion_status" : "cmi.core.lesson_status", "incomplete");
+  }
+
   function round(x) { return String(Math.round(x * 10000) / 10000); }
 
   // Everything the LMS is told, set where it changed; a change of progress is committed at once.
   function report() {
-    if (finished) return;
+    if (finished || !begun) return;
     var game = window.gameRuntime, score = game && game.score ? game.score() : null;
     var done, total, progressed = false;
     if (score) {
@@ -269,12 +286,19 @@
       // In a frame share.js does not scroll (it would move a host page); here the frame is the LMS's.
       var target = null;
       try { target = document.getElementById(decodeURIComponent(resumeTarget)); } catch (malformed) { /* no target */ }
-      if (target) window.scrollTo(0, target.getBoundingClientRect().top + window.pageYOffset);
+      var top = target ? target.getBoundingClientRect().top + window.pageYOffset : null;
+      // At once, as an opened link lands (the theme makes in-page scrolling smooth).
+      if (top !== null) {
+        try { window.scrollTo({ top: top, behavior: "instant" }); } catch (old) { window.scrollTo(0, top); }
+      }
     }
     watchSteps();
     document.addEventListener("explainer:state", function (event) {
       var section = event.target.closest ? event.target.closest("section[data-step]") : null;
-      if (section && steps.indexOf(section) >= 0 && !seen[stepNumber(section)]) seen[stepNumber(section)] = true;
+      if (section && steps.indexOf(section) >= 0) {
+        chosenIn = section;
+        seen[stepNumber(section)] = true;
+      }
       report();
     });
     window.addEventListener("hashchange", report);
@@ -282,12 +306,15 @@
     window.addEventListener("scroll", function () {
       if (scrolled === null) scrolled = setTimeout(function () { scrolled = null; report(); }, 500);
     }, { passive: true });
-    window.addEventListener("pagehide", finish);
-    document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "hidden") { report(); commit(); }
-    });
+    begun = true;
     report();
   }
+
+  // From the start: a learner may leave before the page has finished loading.
+  window.addEventListener("pagehide", finish);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { report(); commit(); }
+  });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
   else begin();

@@ -1,0 +1,268 @@
+"""The SCORM packages in an LMS: scorm-again's SCORM 1.2 and 2004 run-times on a
+host page (tests/lms.py), launching each package's page from the unpacked zip
+in a frame, in headless Chromium. The bridge (themes/default/static/scorm.js)
+finds the API, reports completion, the reader's place and the game's score, and
+resumes; with no LMS around it does nothing, and logs nothing.
+
+Each kind of page goes through the LMS once per version (a reader's walk is
+seconds long, and a page takes a second or two to load); every page of the
+site's package is launched and left."""
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from generator.outputs.scorm.manifest import VERSIONS
+
+from .conftest import CONTENT, PageWatch, wait_for_runtime
+from .hosting import PagesServer
+from .lms import LMS, suspended_seen
+
+LIB = CONTENT / "_lib"
+if str(LIB) not in sys.path:
+    sys.path.insert(0, str(LIB))   # the game's tests import the tiny transformer from here
+
+from .test_game import play  # noqa: E402
+
+SUFFIX = {"1.2": "scorm12", "2004": "scorm2004"}
+LOCATION = {"1.2": "cmi.core.lesson_location", "2004": "cmi.location"}
+EXIT = {"1.2": "cmi.core.exit", "2004": "cmi.exit"}
+SESSION_TIME = {"1.2": re.compile(r"\d{2,4}:\d\d:\d\d\.\d\d"), "2004": re.compile(r"PT\d+\.\d\dS")}
+ENTRY = {"1.2": "cmi.core.entry", "2004": "cmi.entry"}
+
+
+@pytest.fixture(scope="module")
+def lms_server(scorm_site):
+    root, packages = scorm_site
+    with PagesServer() as server:
+        base = server.publish("lms", root)
+        yield base, packages
+
+
+@pytest.fixture
+def lms(browser, lms_server):
+    """A fresh learner (no storage left from another test) at the LMS's host page."""
+    base, packages = lms_server
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}host.html")
+    lms = LMS(page, base, {name: f"{base}packages/{name.removesuffix('.zip')}/" for name in packages})
+    lms.errors = errors
+    yield lms
+    context.close()
+
+
+def package(lms_server, slug: str, version: str):
+    return lms_server[1][f"{slug}-{SUFFIX[version]}.zip"]
+
+
+def pages_of_kind(built_site, kind: str):
+    return [page for page in built_site[1].site.pages if page.kind == kind]
+
+
+@pytest.fixture(scope="module")
+def explainer(built_site):
+    """The explainer a reader walks through: the one with the fewest steps, to keep the walk short."""
+    return min(pages_of_kind(built_site, "explainer"), key=lambda page: len(page.steps))
+
+
+@pytest.fixture(scope="module")
+def game(built_site):
+    page = pages_of_kind(built_site, "game")[0]
+    return page, built_site[1].computed[page.slug][0]
+
+
+def status(lms: LMS, version: str) -> str:
+    return lms.value("cmi.core.lesson_status" if version == "1.2" else "cmi.completion_status")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_reading_every_step_completes_the_explainer(lms, lms_server, explainer, version):
+    frame = lms.launch(package(lms_server, explainer.slug, version))
+    assert lms.calls()[0] == ("LMSInitialize" if version == "1.2" else "Initialize")
+    assert lms.wait_for("cmi.suspend_data") == '{"seen":[]}'
+    assert status(lms, version) == "incomplete"
+    steps = frame.get_by_role("navigation", name="Steps").get_by_role("link")
+    total = steps.count()
+    assert total == len(explainer.steps) >= 2
+    for number in range(1, total + 1):
+        steps.nth(number - 1).click()
+        # A step counts once it has been on screen for a second.
+        lms.wait_for("cmi.suspend_data", f"value => JSON.parse(value).seen.indexOf({number}) >= 0")
+        if number < total:
+            assert status(lms, version) == "incomplete", f"completed before step {total} was seen"
+            if version == "2004":
+                assert float(lms.value("cmi.progress_measure")) == pytest.approx(
+                    len(suspended_seen(lms.value("cmi.suspend_data"))) / total, abs=1e-4)
+    assert lms.wait_for(*( ("cmi.core.lesson_status", "v => v === 'completed'") if version == "1.2" else
+                           ("cmi.completion_status", "v => v === 'completed'"))) == "completed"
+    if version == "2004":
+        assert lms.value("cmi.progress_measure") == "1"
+        assert lms.value("cmi.success_status") == "unknown", "an explainer is not a test"
+    assert lms.page.evaluate("commits") >= total, "progress is committed as it is made"
+    lms.leave()
+    assert lms.value(EXIT[version]) == "suspend"
+    assert SESSION_TIME[version].fullmatch(lms.value("cmi.core.session_time" if version == "1.2" else
+                                                     "cmi.session_time"))
+    assert lms.errors == []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_leaving_at_step_3_with_a_choice_resumes_there(lms, lms_server, built_site, version):
+    """The reader's place is the deep link of the state shown, stored as the location;
+    launched again with it, the page opens at that step in that state."""
+    explainer = next(page for page in pages_of_kind(built_site, "explainer")
+                     if len(page.steps) >= 3 and page.steps[2].controls)
+    unpacked = package(lms_server, explainer.slug, version)
+    frame = lms.launch(unpacked)
+    frame.get_by_role("navigation", name="Steps").get_by_role("link").nth(2).click()
+    group = frame.locator("#step-3").get_by_role("group").first
+    choice = [b for b in group.get_by_role("button").all() if b.get_attribute("aria-pressed") == "false"][-1]
+    name = choice.inner_text()
+    choice.click()
+    location = lms.wait_for(LOCATION[version], "v => v.indexOf('s3=') >= 0")
+    assert location.startswith("step-3&s3="), location
+    lms.leave()
+    stored = {LOCATION[version]: lms.value(LOCATION[version]), "cmi.suspend_data": lms.value("cmi.suspend_data"),
+              ENTRY[version]: "resume"}
+    assert stored[LOCATION[version]] == location
+
+    frame = lms.launch(unpacked, stored=stored)
+    group = frame.locator("#step-3").get_by_role("group").first
+    button = group.get_by_role("button", name=name, exact=True)
+    button.wait_for()
+    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.explainerShare")
+    assert button.get_attribute("aria-pressed") == "true"
+    heading = frame.get_by_role("heading", name=explainer.steps[2].title, exact=True)
+    lms.page.wait_for_function("() => document.readyState === 'complete' && "
+                               "document.querySelector('#sco').contentDocument.readyState === 'complete'")
+    top = heading.evaluate("element => element.getBoundingClientRect().top")
+    assert 0 <= top < 200, f"step 3 is not on screen in the frame (its heading at {top}px)"
+    assert frame.locator("body").evaluate("() => location.hash") == "#" + location
+    assert lms.value(LOCATION[version]) == location
+    assert lms.errors == []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_games_score_reaches_the_data_model(lms, lms_server, game, version):
+    source, rounds = game
+    frame = lms.launch(package(lms_server, source.slug, version))
+    raw = "cmi.core.score.raw" if version == "1.2" else "cmi.score.raw"
+    score = "cmi.core.score" if version == "1.2" else "cmi.score"
+    assert lms.wait_for(raw) == "0"
+    most = 3 * len(rounds)
+    assert (lms.value(f"{score}.min"), lms.value(f"{score}.max")) == ("0", str(most))
+    stars = 0
+    for number, states in enumerate(rounds, start=1):
+        region = frame.get_by_role("region", name=states.round.title, exact=True)
+        best = states.by_key(states.best_key)
+        play(region, states, best.choice)
+        stars += best.values["stars"]
+        assert lms.wait_for(raw, f"v => Number(v) === {stars}") == str(stars)
+        if version == "2004":
+            assert float(lms.value("cmi.score.scaled")) == pytest.approx(stars / most, abs=1e-4)
+            assert float(lms.value("cmi.progress_measure")) == pytest.approx(number / len(rounds), abs=1e-4)
+        if number < len(rounds):
+            assert status(lms, version) == "incomplete"
+            if version == "2004":
+                assert lms.value("cmi.success_status") == "unknown"
+            region.get_by_role("button", name="Next round").click()
+    assert stars == most
+    if version == "1.2":
+        assert lms.value("cmi.core.lesson_status") == "passed"
+    else:
+        assert (lms.value("cmi.completion_status"), lms.value("cmi.success_status")) == ("completed", "passed")
+    assert lms.wait_for(LOCATION[version], "v => v.indexOf('round-4') === 0").startswith(
+        f"round-{len(rounds)}&spotlight=")
+    lms.leave()
+    assert lms.errors == []
+
+
+def test_the_game_is_passed_when_the_lms_passing_score_is_met(lms, lms_server, game):
+    """With a passing score from the LMS (2004's cmi.scaled_passing_score), success
+    follows the score rather than the rounds solved."""
+    source, rounds = game
+    frame = lms.launch(package(lms_server, source.slug, "2004"), stored={"cmi.scaled_passing_score": "0.25"})
+    assert lms.wait_for("cmi.success_status") == "failed"
+    states = rounds[0]
+    play(frame.get_by_role("region", name=states.round.title, exact=True), states,
+         states.by_key(states.best_key).choice)
+    assert lms.wait_for("cmi.success_status", "v => v === 'passed'") == "passed"
+    assert lms.value("cmi.completion_status") == "incomplete"
+
+
+def test_the_api_is_found_through_the_opener_of_a_new_window(lms, lms_server, explainer):
+    """Some LMSs launch a package in a window of its own: the API is in its opener."""
+    unpacked = package(lms_server, explainer.slug, "1.2")
+    lms.page.evaluate("() => { window.API = new Scorm12API({ autocommit: false, logLevel: 5 }); }")
+    with lms.page.expect_popup() as opened:
+        lms.page.evaluate("src => window.open(src)", f"{lms._packages[unpacked.name]}{explainer.slug}/index.html")
+    popup = opened.value
+    lms.page.wait_for_function("() => API.isInitialized()")
+    popup.close()
+    lms.page.wait_for_function("() => API.isTerminated()")
+
+
+def test_every_page_of_the_site_package_launches_with_the_network_blocked(lms, lms_server, built_site):
+    """Each page of the whole site's package, launched by the LMS in turn: it finds the
+    API, reports, and terminates when left; it asks for nothing outside the package."""
+    unpacked = lms_server[1]["lensa-ml-scorm2004.zip"]
+    inside = lms._packages[unpacked.name]
+    outside: list[str] = []
+
+    def route(request_route):
+        url = request_route.request.url
+        if url.startswith((inside, lms.origin + "/lms/host.html", lms.origin + "/lms/scorm-again", "data:")):
+            request_route.continue_()
+        else:
+            outside.append(url)
+            request_route.abort()
+
+    lms.page.route("**/*", route)
+    assert [item.slug for item in unpacked.package.items] == [page.slug for page in built_site[1].site.pages]
+    for item in unpacked.package.items:
+        lms.launch(unpacked, item.slug)
+        assert lms.wait_for("cmi.completion_status") == "incomplete"
+        lms.leave()
+    assert outside == [] and lms.errors == []
+
+
+@pytest.mark.parametrize("kind", ["explainer", "game"])
+def test_a_package_opens_from_the_unpacked_zip_with_the_network_blocked(browser, scorm_site, built_site, kind):
+    """From disk, where there is no LMS: the page works as on the site, nothing is
+    fetched and nothing is logged (the bridge finds no API and stops). Once per kind:
+    every page's package holds the same page as the site's package, which the LMS
+    launches page by page above (tests/test_scorm.py compares them)."""
+    _, packages = scorm_site
+    source = pages_of_kind(built_site, kind)[0]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    for version in VERSIONS:
+        page = context.new_page()
+        watch = PageWatch(page)
+        page.goto((packages[f"{source.slug}-{SUFFIX[version]}.zip"].folder / source.slug / "index.html").as_uri())
+        wait_for_runtime(page)
+        assert page.get_by_role("heading", level=1).inner_text() == source.title
+        assert page.evaluate("location.hash") == ""
+        page.close()
+        assert watch.blocked == [] and watch.errors == [], version
+    context.close()
+
+
+def test_in_a_frame_with_no_lms_nothing_changes_and_nothing_is_logged(lms, lms_server, explainer):
+    """A host page with no API (a course page that frames the package's page)."""
+    unpacked = package(lms_server, explainer.slug, "2004")
+    lms.page.evaluate("src => { document.getElementById('sco').src = src; }",
+                      f"{lms._packages[unpacked.name]}{explainer.slug}/index.html")
+    frame = lms.page.frame_locator("#sco")
+    frame.get_by_role("heading", level=1).wait_for()
+    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.explainerRuntime")
+    frame.get_by_role("navigation", name="Steps").get_by_role("link").nth(1).click()
+    # The page keeps its own address, as on the site (share.js), and no LMS call is tried.
+    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.location.hash === '#step-2'")
+    lms.page.evaluate("leave()")
+    assert lms.page.evaluate("typeof calls") == "undefined" and lms.errors == []
