@@ -45,7 +45,7 @@ retrain: $(VENV)/.runtime
 	PYTHONPATH=content/_lib $(PY) -m tinyformer.train
 
 test: $(VENV)/.dev browser java node_modules/.package-lock.json build
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 clean:
 	rm -rf build

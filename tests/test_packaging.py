@@ -29,6 +29,9 @@ from generator.resources import Bundle, bundle_dependency
 from .conftest import ROOT, write_files
 from .hosting import PagesServer
 
+# The wheel and its virtualenv are made once per worker: keep these tests on one (make test runs pytest -n auto --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("wheel")
+
 VERSION = generator.__version__
 BUNDLE = Bundle.read(ROOT / "node_modules" / bundle_dependency(ROOT))
 STARTER_SLUG = "softmax-temperature"

@@ -20,6 +20,9 @@ from .conftest import FIXTURES
 from .hosting import parse_page
 from .lms import manifest_schema
 
+# The packages (conftest.scorm_site) are made once per worker: keep their tests on one (make test runs pytest -n auto --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("scorm")
+
 CP = {"1.2": "http://www.imsproject.org/xsd/imscp_rootv1p1p2", "2004": "http://www.imsglobal.org/xsd/imscp_v1p1"}
 ADLCP = {"1.2": "http://www.adlnet.org/xsd/adlcp_rootv1p2", "2004": "http://www.adlnet.org/xsd/adlcp_v1p3"}
 SCORM_TYPE = {"1.2": "scormtype", "2004": "scormType"}

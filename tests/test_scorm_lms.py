@@ -26,6 +26,9 @@ if str(LIB) not in sys.path:
 
 from .test_game import play  # noqa: E402
 
+# The packages (conftest.scorm_site) are made once per worker: keep their tests on one (make test runs pytest -n auto --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("scorm")
+
 SUFFIX = {"1.2": "scorm12", "2004": "scorm2004"}
 LOCATION = {"1.2": "cmi.core.lesson_location", "2004": "cmi.location"}
 EXIT = {"1.2": "cmi.core.exit", "2004": "cmi.exit"}
