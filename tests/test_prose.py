@@ -131,3 +131,63 @@ def test_a_negative_number_printed_as_it_is_has_the_minus_sign():
     text = text_renderer()
     assert compile_string(text.text_env, "{{ a }} and {{ b }}").render(a=-0.5, b=3) == "\u22120.5 and 3"
     assert compile_string(text.html_env, "{{ a }}").render(a=-2) == "\u22122"  # no slots: the value itself
+
+
+# --- Line breaks after a tag (Jinja's trim_blocks would drop them) ---------------------------
+
+LINE_BREAKS = """Each step {{ verdict }}.{% if far %}
+It lands farther from the minimum, on the other side.{% endif %}
+Because the axis is logarithmic, both runs read.{# a note to the author #}
+A last sentence, after a comment.
+Line one.
+{% if far %}A whole line that only a far run has.{% endif %}
+Line three.
+
+{% if far %}
+A paragraph of its own.
+{% endif %}
+
+The last paragraph.{% if far -%}
+ stripped on purpose{%- endif %}"""
+
+
+def paragraphs(html: str) -> list[str]:
+    return [" ".join(re.sub(r"<[^>]+>", "", p).split()) for p in re.findall(r"<p>(.*?)</p>", html, re.S)]
+
+
+@pytest.mark.parametrize("trim_blocks", [True, False])
+def test_a_sentence_that_ends_a_line_never_runs_into_the_next(trim_blocks):
+    """Prose is Markdown, where a line break is a space: a tag at the end of a line keeps
+    the line's break, whatever the environment's whitespace settings, and a line that a
+    false condition empties leaves no blank line (which Markdown would read as a new
+    paragraph) behind."""
+    from generator.render.prose import render_markdown
+    from generator.render.templating import make_env
+
+    env = make_env(autoescape=True, prose=True, trim_blocks=trim_blocks)
+    far = paragraphs(render_markdown(env.from_string(LINE_BREAKS).render(verdict="diverges", far=True)))
+    assert far == ["Each step diverges. It lands farther from the minimum, on the other side. Because the axis is "
+                   "logarithmic, both runs read. A last sentence, after a comment. Line one. A whole line that "
+                   "only a far run has. Line three.", "A paragraph of its own.",
+                   "The last paragraph.stripped on purpose"]
+    near = paragraphs(render_markdown(env.from_string(LINE_BREAKS).render(verdict="converges", far=False)))
+    assert near == ["Each step converges. Because the axis is logarithmic, both runs read. A last sentence, after "
+                    "a comment. Line one. Line three.", "The last paragraph."]
+
+
+def test_the_page_keeps_the_line_break_and_the_blank_line_after_a_tag(tmp_site):
+    step = WORDS_STEP.replace("characters{% if long %}, a long one{% endif %}.\n",
+                              "characters.{% if long %}\nA long one.{% endif %}\nThe end.\n\n"
+                              "{% if long %}Its own paragraph.{% endif %}\n\nThe last.\n")
+    prose = state_prose(tmp_site, step)
+    assert paragraphs(prose["0"])[0] == "plain has 5 characters. The end."
+    assert paragraphs(prose["1"]) == ["*starred* has 9 characters. A long one. The end.", "Its own paragraph.",
+                                      "The last. See the word and *starred*."]
+    assert paragraphs(prose["0"])[1:] == ["The last. See the word and plain."]
+
+
+def test_raw_text_keeps_its_tags_as_written():
+    from generator.render.templating import make_env
+
+    env = make_env(autoescape=False, prose=True)
+    assert env.from_string("{% raw %}{% if x %}\nshown{% endraw %}\nnext").render() == "{% if x %}\nshown\nnext"

@@ -96,8 +96,9 @@ def _shown(value):
 
 def text_renderer(cache: BuildCache | None = None) -> TextRenderer:
     templates = cache.memo("templates") if cache else None
-    return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates),
-                        make_env(autoescape=False, finalize=_shown, memory=templates), markdown_renderer(cache))
+    return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates, prose=True),
+                        make_env(autoescape=False, finalize=_shown, memory=templates, prose=True),
+                        markdown_renderer(cache))
 
 
 def markdown_renderer(cache: BuildCache | None = None) -> MarkdownRenderer:

@@ -8,32 +8,87 @@ build compiles only what changed.
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from pathlib import Path
 
 import jinja2
+import jinja2.ext
 
 from ..cache.disk import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
 from ..compute.formats import JINJA_FILTERS
 
 
 def make_env(autoescape: bool, search_path: list[Path] | None = None,
-             named: dict[str, Path] | None = None, finalize=None, memory: dict | None = None) -> jinja2.Environment:
+             named: dict[str, Path] | None = None, finalize=None, memory: dict | None = None,
+             prose: bool = False, trim_blocks: bool = True) -> jinja2.Environment:
     """StrictUndefined everywhere: a value a template names but the data lacks is
     an error at build time, never an empty gap on the page.
 
     `named` makes a folder's templates reachable as "@name/file.html" too, so a
-    theme can extend the very template it overrides in its parent."""
+    theme can extend the very template it overrides in its parent. `prose` keeps
+    the line breaks an author's text has after a tag at the end of a line (see
+    KeepLineBreaks), whatever `trim_blocks` says."""
     loader = jinja2.FileSystemLoader([str(p) for p in search_path]) if search_path else None
     if named:
         prefixed = jinja2.PrefixLoader({f"@{name}": jinja2.FileSystemLoader(str(path))
                                         for name, path in named.items()})
         loader = jinja2.ChoiceLoader([loader, prefixed]) if loader else prefixed
     options = dict(undefined=jinja2.StrictUndefined, autoescape=autoescape, keep_trailing_newline=False,
-                   trim_blocks=True, lstrip_blocks=True, finalize=finalize)
+                   trim_blocks=trim_blocks, lstrip_blocks=True, finalize=finalize,
+                   extensions=[KeepLineBreaks] if prose else [])
     env = jinja2.Environment(loader=loader, bytecode_cache=_bytecode_cache(options, memory), **options)
     env.filters.update(JINJA_FILTERS)
+    if prose:
+        env.template_class = ProseTemplate
     return env
+
+
+# --- Line breaks in prose ------------------------------------------------------------------
+# Prose is Markdown, where a line break inside a paragraph is a space. Jinja's trim_blocks
+# drops the line break after a tag, so "…pushing left.{% endif %}" and a next line
+# "Because…" would read "left.Because". In prose every tag that ends a line keeps its line
+# break instead ("+%}" turns trim_blocks off for that tag, whatever the environment says),
+# marked; after rendering, a marked break whose line came out empty (a tag alone on its line,
+# or a condition whose whole line was false) is dropped, so no blank line, which Markdown
+# would read as a new paragraph, appears where the author wrote none.
+_KEPT = "\ue002"  # marks a kept line break (private use: never in what a template prints)
+_LINE_END_TAG = re.compile(r"(\{[%#](?:(?![%#]\}).)*?)(?<![-+])([%#]\})\n")
+_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}.*?(?=\{%-?\s*endraw\s*[-+]?%\})", re.S)  # up to its endraw
+_EMPTY_LINE = re.compile("(?:^|(?<=\n))[ \t]*" + _KEPT + "\n")
+
+
+class KeepLineBreaks(jinja2.ext.Extension):
+    """Prose templates keep the line break after a tag at the end of a line (a tag that
+    strips it on purpose, "-%}", is left as written)."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        if _KEPT in source:  # an author's own private-use character: left as it is
+            return source
+        parts, at = [], 0
+        for raw in _RAW.finditer(source):  # the text of a {% raw %} block is not a template's
+            parts += [_keep_breaks(source[at:raw.start()]), raw.group(0)]
+            at = raw.end()
+        return "".join(parts) + _keep_breaks(source[at:])
+
+
+def _keep_breaks(text: str) -> str:
+    return _LINE_END_TAG.sub(lambda m: f"{m.group(1)}+{m.group(2)}{_KEPT}\n", text)
+
+
+def kept_line_breaks(text: str) -> str:
+    """A rendered prose template with its marked line breaks settled: dropped where their
+    line came out empty, plain line breaks elsewhere."""
+    if _KEPT not in text:
+        return text
+    return _EMPTY_LINE.sub("", text).replace(_KEPT, "")
+
+
+class ProseTemplate(jinja2.Template):
+    """A prose template: rendered, then its kept line breaks settled."""
+
+    def render(self, *args, **kwargs) -> str:
+        return kept_line_breaks(super().render(*args, **kwargs))
 
 
 def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
