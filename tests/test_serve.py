@@ -194,3 +194,5 @@ def test_a_port_in_use_is_one_clear_line(server, tmp_path):
                                 cwd=server.project, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
+    # Said before any build: the port is checked first.
+    assert "Built" not in result.stderr and "Rebuild failed" not in result.stderr, result.stderr

@@ -193,6 +193,8 @@ class _Watcher(Watcher):
 
 
 def serve(args) -> None:
+    # The port first: a port in use is said at once, not after a build of the whole site.
+    port = _free_port(args.port)
     site = LiveSite(args)
     watcher = _Watcher()  # watching starts now: edits during the first build count
 
@@ -210,7 +212,6 @@ def serve(args) -> None:
         # file at once, rather than the first one it meets.
         server.watch(glob.escape(str(root)) + "/**/*", task, ignore=_ignored)
     site.rebuild()
-    port = _free_port(args.port)
     # Said once the loop runs, so only after livereload has started listening.
     IOLoop.current().add_callback(_log, f"Serving http://{HOST}:{port}/ and watching "
                                   f"{', '.join(_shown(r) for r in roots)}. Press Ctrl+C to stop.")
