@@ -2,6 +2,7 @@
 colours a chart leaves to the page's theme."""
 from __future__ import annotations
 
+import math
 import json
 import re
 
@@ -516,3 +517,179 @@ def test_path_numbers_are_never_in_exponent_form():
                                                                    "labels": ["up", "right"], "arrows": True})
     paths = [shape["path"] for shape in figure["layout"]["shapes"] if "path" in shape]
     assert paths and not any(re.search(r"\de[-+]?\d", path) for path in paths), paths
+
+
+# --- Log axes ----------------------------------------------------------------------------------
+
+LOSSES = [{"x": list(range(6)), "y": [9.0, 1.0, 0.1, 0.01, 0.001, 0.0001]},      # a run that converges
+          {"x": list(range(6)), "y": [9.0, 13.0, 19.0, 27.0, 390.0, 2136.0]}]    # and one that diverges
+
+
+def test_a_log_line_holds_every_state_in_powers_of_ten_with_its_own_ticks():
+    kind = charts.get("line")
+    c = charts.resolved(chart(kind="line", y_scale="log"), LOSSES)
+    low, high = c.y_range  # in data units, as an author would declare it
+    assert 0 < low < 0.0001 and 2136 < high < 10_000
+    figures = [kind.figure(c, data) for data in LOSSES]
+    axis = figures[0]["layout"]["yaxis"]
+    assert axis["type"] == "log" and figures[1]["layout"]["yaxis"] == axis, "the same axis in every state"
+    assert axis["range"] == [round(math.log10(low), 4), round(math.log10(high), 4)]
+    assert axis["ticktext"] == ["10⁻⁴", "0.01", "1", "100"] and axis["tickvals"] == [0.0001, 0.01, 1.0, 100.0]
+    assert "zeroline" not in axis or axis["zeroline"] is False
+    # The line keeps its smallest values (rounded(), to four decimals, would make 0.0001 a zero).
+    [path] = [s["path"] for s in figures[0]["layout"]["shapes"] if s["type"] == "path"]
+    assert path.endswith("L5,0.0001000") and "e" not in path
+    table = kind.table(c, LOSSES[0], WORDS)
+    assert [row[1] for row in table["rows"]] == ["9.00", "1.00", "0.100", "0.0100", "0.00100", "1.00×10⁻⁴"]
+    assert [row[1] for row in kind.table(c, LOSSES[1], WORDS)["rows"]][-2:] == ["390", "2,136"]
+
+
+def test_a_value_a_log_axis_cannot_draw_names_itself():
+    kind = charts.get("line")
+    [issue] = kind.check({"x": [0, 1, 2], "y": [9.0, 0.0, 1.0]}, chart(kind="line", y_scale="log"))
+    assert issue.key == "y" and issue.message == ('y[1] = 0 cannot be drawn on a log axis (y_scale = "log"): '
+                                                  'every value must be above zero')
+    [issue] = kind.check({"x": [0, 1], "y": [[1.0, 2.0], [3.0, -1.0]], "series": ["a", "b"]},
+                         chart(kind="line", y_scale="log"))
+    assert issue.message.startswith("y[1][1] = \u22121 cannot")
+    [issue] = kind.check({"x": [0, 1], "y": [1.0, 2.0]}, chart(kind="line", x_scale="log"))
+    assert issue.key == "x" and issue.message.startswith("x[0] = 0 cannot")
+    [issue] = kind.check({"x": ["a", "b"], "y": [1.0, 2.0]}, chart(kind="line", x_scale="log"))
+    assert issue.key == "x" and "labels" in issue.message
+    bars = charts.get("bar")
+    [issue] = bars.check({"x": ["a"], "y": [0.5], "threshold": 0}, chart(kind="bar", y_scale="log"))
+    assert issue.key == "threshold"
+    [issue] = charts.get("scatter").check({"x": [1.0], "y": [1.0], "arrows": True}, chart(kind="scatter",
+                                                                                          x_scale="log"))
+    assert issue.key == "arrows" and "origin" in issue.message
+
+
+def test_a_log_x_axis_and_its_rule_and_hover():
+    kind = charts.get("line")
+    data = {"x": [0.001, 0.01, 0.1, 1.0], "y": [1.0, 0.5, 0.1, 2.0], "rule": 0.1}
+    figure = kind.figure(charts.resolved(chart(kind="line", x_scale="log"), [data]), data)
+    axis = figure["layout"]["xaxis"]
+    assert axis["type"] == "log" and axis["range"] == [-3.0, 0.0] and axis["ticktext"] == ["0.001", "0.01", "0.1", "1"]
+    rule = next(s for s in figure["layout"]["shapes"] if s["type"] == "line")
+    assert rule["x0"] == 0.1, "shapes stand at data values on a log axis"
+    assert figure["layout"]["meta"] == {"hover": "rows", "along": "x", "numeric": True, "log": True}
+
+
+def test_log_bars_rise_from_the_foot_of_the_axis_and_are_never_stacked():
+    kind = charts.get("bar")
+    data = {"x": ["small", "large"], "y": [[1e6, 1e9], [2e7, 3e11]], "series": ["parameters", "tokens"]}
+    c = charts.resolved(chart(kind="bar", y_scale="log"), [data])
+    foot = c.y_range[0]
+    assert 0 < foot < 1e6
+    figure = kind.figure(c, data)
+    bars = [s for s in figure["layout"]["shapes"] if s.get("layer") == "between"]
+    assert {bar["y0"] for bar in bars} == {foot} and sorted(bar["y1"] for bar in bars) == [1e6, 2e7, 1e9, 3e11]
+    # The hatch of the second series is a picture placed in powers of ten, as Plotly places one on a log axis.
+    [picture] = figure["layout"]["images"]
+    assert picture["y"] == figure["layout"]["yaxis"]["range"][1]
+    problems = charts.check_options(kind, chart(kind="bar", y_scale="log", stacked=True))
+    assert [p.key for p in problems] == ["stacked"]
+
+
+def test_a_log_scale_only_where_a_kind_can_draw_one_and_on_a_range_above_zero():
+    problems = charts.check_options(charts.get("heatmap"), chart(kind="heatmap", y_scale="log"))
+    assert [(p.key, p.message) for p in problems] == [
+        ("y_scale", "a heatmap chart cannot draw its y axis on a log scale (line, scatter and bar charts can)")]
+    [problem] = charts.check_options(charts.get("bar"), chart(kind="bar", x_scale="log"))
+    assert problem.message == "a bar chart cannot draw its x axis on a log scale (it takes y_scale)"
+    [problem] = charts.check_options(charts.get("line"), chart(kind="line", y_scale="log", y_range=[0, 10]))
+    assert problem.key == "y_range" and "above zero" in problem.message
+    [problem] = charts.check_options(charts.get("scatter"), chart(kind="scatter", y_scale="log", equal_scale=True))
+    assert problem.key == "equal_scale"
+    assert charts.check_options(charts.get("line"), chart(kind="line", y_scale="log", y_range=[0.001, 10])) == []
+
+
+def test_the_poster_of_a_log_axis_writes_its_ticks_and_places_values_in_powers_of_ten():
+    from generator.render.poster import poster
+
+    kind = charts.get("line")
+    c = charts.resolved(chart(kind="line", y_scale="log", y_range=[0.01, 100]), LOSSES[:1])
+    html = poster(kind.figure(c, {"x": [0, 1, 2], "y": [0.01, 1.0, 100.0]}))
+    assert all(f">{text}<" in html for text in ("0.01", "1", "100")), "the build's ticks"
+    assert 'y1="50.000%"' in html, "a grid line at 1, half way between 0.01 and 100"
+    assert 'd="M 0.000,100.000 L 50.000,50.000 L 100.000,0.000"' in html, "the line through them"
+
+
+# --- Paths and labels in a scatter ---------------------------------------------------------------
+
+def descent(rate, steps=8):
+    w = [0.0]
+    for _ in range(steps):
+        w.append(w[-1] - rate * 2 * (w[-1] - 3))
+    return {"x": w + [3.0], "y": [(v - 3) ** 2 for v in w] + [0.0],
+            "labels": ["start"] + [""] * (steps - 1) + ["end", "minimum"], "path": [True] * (steps + 1) + [False],
+            "highlight": steps}
+
+
+def test_a_path_joins_its_points_in_order_on_axes_that_fit_them():
+    kind = charts.get("scatter")
+    states = [descent(0.1), descent(0.9)]
+    c = charts.resolved(chart(kind="scatter"), states)
+    assert c.equal_scale is False
+    (x0, x1), (y0, y1) = c.x_range, c.y_range
+    assert x1 - x0 != pytest.approx(y1 - y0) and y0 < 0 < 9 < y1
+    figure = kind.figure(c, states[0])
+    layout = figure["layout"]
+    assert "scaleanchor" not in layout["yaxis"], "no equal scale unless asked"
+    [line] = [s for s in layout["shapes"] if s["type"] == "path"]
+    points = re.findall(r"[ML]([\d.]+),([\d.]+)", line["path"])
+    assert len(points) == 9 and points[0] == ("0", "9") and float(points[-1][0]) == pytest.approx(
+        states[0]["x"][8], abs=1e-4), "the minimum stands alone"
+    circles = [s for s in layout["shapes"] if s["type"] == "circle"]
+    assert len(circles) == 10 and all(s["xsizemode"] == "pixel" for s in circles), "round on unequal axes"
+    labels = [s["label"]["text"] for s in layout["shapes"] if s.get("label")]
+    assert labels == ["start", "<b>end</b>", "minimum"], "only the named points are labelled"
+    table = kind.table(c, states[0], WORDS)
+    assert [row[0] for row in table["rows"]] == ["start", "2", "3", "4", "5", "6", "7", "8", "end", "minimum"]
+    assert table["highlight"] == 8
+    # Asked for, the axes keep equal scales; vectors have them by default.
+    equal = charts.resolved(chart(kind="scatter", equal_scale=True), states)
+    assert equal.x_range[1] - equal.x_range[0] == pytest.approx(equal.y_range[1] - equal.y_range[0])
+    vectors = charts.resolved(chart(kind="scatter"), [{"x": [1.0], "y": [2.0], "labels": ["v"], "arrows": True}])
+    assert vectors.equal_scale is True
+
+
+def label_boxes(figure, height):
+    """Where each drawn label's text sits at a phone's plot width, by the kind's own measure."""
+    from generator.render.charts.common import PHONE_PLOT, text_width
+
+    layout = figure["layout"]
+    (x0, x1), (y0, y1) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    boxes = []
+    for shape in layout["shapes"]:
+        if not shape.get("label"):
+            continue
+        text = re.sub("<[^>]+>", "", shape["label"]["text"])
+        w, h = text_width(text, 12), 15
+        cx = (shape["x0"] - x0) / (x1 - x0) * PHONE_PLOT
+        cy = (y1 - shape["y0"]) / (y1 - y0) * height
+        place = shape["label"]["textposition"]
+        box = {"top center": (cx - w / 2, cy - 8 - h, cx + w / 2, cy - 8),
+               "bottom center": (cx - w / 2, cy + 8, cx + w / 2, cy + 8 + h),
+               "middle left": (cx + 8, cy - h / 2, cx + 8 + w, cy + h / 2),
+               "middle right": (cx - 8 - w, cy - h / 2, cx - 8, cy + h / 2)}[place]
+        boxes.append((text, box))
+    return boxes
+
+
+def test_labels_that_would_collide_go_to_another_side_or_are_left_out():
+    kind = charts.get("scatter")
+    # Three named points almost on top of each other at a phone's width, and a fourth apart.
+    data = {"x": [0.0, 0.05, 0.1, 10.0], "y": [0.0, 0.05, 0.0, 10.0], "labels": ["start", "4", "minimum", "far"],
+            "highlight": 2}
+    c = charts.resolved(chart(kind="scatter"), [data])
+    figure = kind.figure(c, data)
+    boxes = label_boxes(figure, c.height - 72)
+    drawn = [text for text, _ in boxes]
+    assert drawn[0] == "start" and "minimum" in drawn and "far" in drawn and "4" not in drawn, drawn
+    for i, (_, a) in enumerate(boxes):
+        for _, b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), boxes
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= 230 and a[3] <= c.height - 72, "inside the plot"
+    # The table still names every point.
+    assert [row[0] for row in kind.table(c, data, WORDS)["rows"]] == ["start", "4", "minimum", "far"]

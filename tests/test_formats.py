@@ -16,6 +16,15 @@ def test_fixed(value, digits, text):
     assert formats.fixed(value, digits) == text
 
 
+@pytest.mark.parametrize("value, digits, text", [
+    (2136.4, 3, "2,136"), (0.01108, 3, "0.0111"), (1.99e-6, 3, "1.99×10⁻⁶"), (9.996, 3, "10.0"),
+    (0.0009996, 3, "0.00100"), (0.000999, 3, "9.99×10⁻⁴"), (-0.5, 3, "−0.500"), (0, 3, "0"),
+    (12.345, 2, "12"), (1e-20, 1, "1×10⁻²⁰"), (-3.2e-7, 2, "−3.2×10⁻⁷"), (0.125, 2, "0.13")])
+def test_significant_digits_for_values_that_span_orders_of_magnitude(value, digits, text):
+    assert formats.significant(value, digits) == text
+    assert formats.formatter(f"significant:{digits}")(value) == text
+
+
 def test_count_and_shape():
     assert formats.count(16384) == "16,384"
     assert formats.count(np.int64(4096)) == "4,096"

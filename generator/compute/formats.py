@@ -9,7 +9,8 @@ import re
 import numpy as np
 
 _FIXED = re.compile(r"^fixed:(\d)$")
-FORMATS = ("text", "count", "fixed:N", "percent", "shape")
+_SIGNIFICANT = re.compile(r"^significant:([1-9])$")
+FORMATS = ("text", "count", "fixed:N", "significant:N", "percent", "shape")
 MINUS = "\u2212"  # the minus sign: a hyphen ("-") is shorter and sits too low beside digits
 
 
@@ -35,6 +36,36 @@ def fixed(value, digits: int = 2) -> str:
 def count(value) -> str:
     """A whole number with thousands separators: 16384 -> '16,384', -3 -> '−3'."""
     return minus(f"{int(value):,}")
+
+
+def significant(value, digits: int = 3) -> str:
+    """A number with `digits` significant digits, for values that span orders of
+    magnitude (a loss from 2,136 down to 0.000002): 2136.4 -> '2,136', 0.01108 ->
+    '0.0111', 0.00000199 -> '1.99×10⁻⁶'. Whole numbers keep every digit; below
+    0.001 a power of ten is written out."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format {value!r}")
+    if value == 0:
+        return "0"
+    # The exponent of the value as rounded: 9.996 is shown as 10.0, and 0.0009996 as 0.00100.
+    exponent = math.floor(math.log10(abs(_round_half_up(value / 10 ** math.floor(math.log10(abs(value))),
+                                                         digits - 1)))) + math.floor(math.log10(abs(value)))
+    if exponent >= digits - 1:
+        return count(_round_half_up(value, 0))
+    if exponent >= -3:
+        decimals = digits - 1 - exponent
+        return minus(f"{_unsigned_zero(_round_half_up(value, decimals)):.{decimals}f}")
+    mantissa = _round_half_up(value / 10 ** exponent, digits - 1)
+    return minus(f"{mantissa:.{digits - 1}f}") + "×" + power_of_ten(exponent)
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_of_ten(exponent: int) -> str:
+    """10 raised to a whole power, as a reader writes it: '10⁴', '10⁻⁶'."""
+    return "10" + str(int(exponent)).translate(_SUPERSCRIPTS)
 
 
 def shape(value) -> str:
@@ -79,10 +110,14 @@ def formatter(spec: str):
     if match:
         digits = int(match.group(1))
         return lambda value: fixed(value, digits)
+    match = _SIGNIFICANT.match(spec)
+    if match:
+        digits = int(match.group(1))
+        return lambda value: significant(value, digits)
     return {"text": text, "count": count, "percent": percent, "shape": shape}.get(spec)
 
 
-JINJA_FILTERS = {"percent": percent, "fixed": fixed, "count": count, "shape": shape}
+JINJA_FILTERS = {"percent": percent, "fixed": fixed, "significant": significant, "count": count, "shape": shape}
 
 
 _SCALARS = frozenset((int, float, str, bool, type(None)))

@@ -106,7 +106,7 @@ def identifier(value: str) -> str | None:
 
 def format_check(value: str) -> str | None:
     if formatter(value) is None:
-        return f"expected text, count, fixed:N (N from 0 to 9), percent or shape, found {value!r}"
+        return f"expected text, count, fixed:N (N from 0 to 9), significant:N (N from 1 to 9), percent or shape, found {value!r}"
     return None
 
 

@@ -4,7 +4,7 @@ stands in for the chart where scripts are off. The runtime removes it when Plotl
 draws the chart in its place.
 
 It is drawn from the same Plotly figure the runtime draws, reading only the
-parts the chart kinds use: axes (ranges, category or numeric, tick labels,
+parts the chart kinds use: axes (ranges, category, numeric or log, tick labels,
 titles, domains of small multiples), layout images and shapes (with labels; bars
 and lines are shapes), annotations, and heatmap and scatter traces. Anything else
 is left out, never guessed. The
@@ -83,6 +83,8 @@ class _Axis:
                 span = [min(numbers + [0.0]), max(numbers)]
                 if span[0] == span[1]:
                     span[1] = span[0] + 1
+        # A log axis's range is in powers of ten, as Plotly takes it; its data are not.
+        self.log = spec.get("type") == "log"
         self.low, self.high = float(span[0]), float(span[1])
         self.domain = spec.get("domain", [0, 1])
 
@@ -90,6 +92,12 @@ class _Axis:
         """Where a value falls along the axis, from 0 (its start) to 1 (its end)."""
         if self.categories is not None and isinstance(value, str):
             value = self.categories.index(value) if value in self.categories else 0
+        if self.log:
+            value = math.log10(value) if float(value) > 0 else self.low - (self.high - self.low)
+        return self.share_of_range(value)
+
+    def share_of_range(self, value) -> float:
+        """share() of a value in the range's own units (a layout image's place on a log axis)."""
         return (float(value) - self.low) / (self.high - self.low)
 
     def ticks(self) -> list[tuple[float, str]]:
@@ -127,6 +135,12 @@ class _Plot:
 
     def py(self, value) -> float:
         return (1 - self.y.share(value)) * 100
+
+    def range_px(self, value) -> float:
+        return self.x.share_of_range(value) * 100
+
+    def range_py(self, value) -> float:
+        return (1 - self.y.share_of_range(value)) * 100
 
     def draw(self) -> str:
         left, top, width, height = self.box()
@@ -300,10 +314,11 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
 
 
 def _image(image: dict, plot: _Plot) -> str:
-    x, y = plot.px(image["x"]), plot.py(image["y"])
-    width = abs(plot.px(image["x"] + image["sizex"]) - x)
-    height = abs(plot.py(image["y"] - image["sizey"]) - y) if plot.y.high > plot.y.low \
-        else abs(plot.py(image["y"] + image["sizey"]) - y)
+    # Plotly places a picture in the axes' range units (powers of ten on a log axis).
+    x, y = plot.range_px(image["x"]), plot.range_py(image["y"])
+    width = abs(plot.range_px(image["x"] + image["sizex"]) - x)
+    height = abs(plot.range_py(image["y"] - image["sizey"]) - y) if plot.y.high > plot.y.low \
+        else abs(plot.range_py(image["y"] + image["sizey"]) - y)
     top = y if image.get("yanchor", "top") == "top" else y - height
     # A matrix's PNG (a pixel per cell) keeps sharp cell edges, as on the page.
     sharp = ' style="image-rendering:pixelated"' if image["source"].startswith("data:image/png") else ""
@@ -397,7 +412,8 @@ _TRACES = {"heatmap": _heatmap, "scatter": _scatter}  # bars are shapes (charts/
 
 
 def _grid(plot: _Plot) -> str:
-    if plot.y.categories is not None or plot.y.spec.get("showgrid") is False or "tickvals" in plot.y.spec:
+    if plot.y.categories is not None or plot.y.spec.get("showgrid") is False or (
+            "tickvals" in plot.y.spec and not plot.y.log):
         return ""
     return "".join(f'<line x1="0%" x2="100%" y1="{(1 - share) * 100:.3f}%" y2="{(1 - share) * 100:.3f}%" '
                    f'style="stroke:{plot.y.spec.get("gridcolor", "var(--chart-grid)")};stroke-width:1px"/>'

@@ -10,6 +10,7 @@ from ...errors import ContentError, Problem
 from ...load import schema
 from ...load.content import collect, present
 from ...load.frontmatter import load_document
+from ...render import charts as chart_kinds
 from .. import PageSource, Reference
 from .schema import CHART, EXPLAINER, READOUT, STEP
 
@@ -148,6 +149,8 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
         errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
                               "controls"))
     chart_tables, summaries = _charts(meta, path, doc.text, errors)
+    if not errors:
+        errors += _chart_option_problems(chart_tables, meta.get("chart") is not None, path, doc.text)
     if errors:
         raise ContentError(errors)
     slug = path.stem.split("-", 1)[1] if "-" in path.stem and path.stem.split("-")[0].isdigit() else path.stem
@@ -185,6 +188,17 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[l
                               "into its chart", schema.line_of(text, "summary"), "summary"))
     tables = [{key: value for key, value in table.items() if key != "summary"} for table in several]
     return tables, [table["summary"] for table in several]
+
+
+def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: str) -> list[Problem]:
+    """What each chart's kind says of its options together (a log scale it cannot draw)."""
+    found = []
+    for index, table in enumerate(tables):
+        where = "chart" if single else f"charts[{index}]"
+        for issue in chart_kinds.check_options(chart_kinds.get(table["kind"]), Chart(**table)):
+            line = schema.line_of(text, issue.key, where + ".") or schema.line_of(text, None, where + ".")
+            found.append(Problem(path, issue.message, line, f"{where}.{issue.key}"))
+    return found
 
 
 def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:

@@ -47,8 +47,9 @@ CONTROL = {
 READOUT = {
     "label": Option((str,), "The label shown in the readout's <dt>.", required=True, check=nonempty),
     "value": Option((str,), "Name of the value (returned by the compute function) to show.", required=True),
-    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), percent "
-                     "or shape.", default="text", check=format_check),
+    "format": Option((str,), "How the value is shown: text, count, fixed:N (N decimals, 0 to 9), "
+                     "significant:N (N significant digits, 1 to 9, for values that span orders of magnitude), "
+                     "percent or shape.", default="text", check=format_check),
 }
 
 def range_check(value) -> str | None:
@@ -72,10 +73,22 @@ CHART = {
     "wide": Option((bool,), "Give the chart the step's full width, with the text below it.", default=False),
     "y_range": Option((list, str), "bar, line and scatter: the y axis range, [low, high], the same in every state; "
                       "a value outside it is an error. Default 'auto': computed by the build over every state of "
-                      "the step (with zero in it for bars), so the axis never moves when the reader clicks.",
+                      "the step (with zero in it for bars on a linear axis), so the axis never moves when the reader "
+                      "clicks.",
                       default="auto", check=range_check),
-    "x_range": Option((list, str), "scatter: the x axis range, as y_range (the axes keep equal scales).",
-                      default="auto", check=range_check),
+    "x_range": Option((list, str), "scatter: the x axis range, as y_range.", default="auto", check=range_check),
+    "y_scale": Option((str,), "line, scatter and bar: 'log' to draw the y axis (a bar chart's values) on a log "
+                      "scale, for values that span orders of magnitude (a loss that falls to 0.0001 at one "
+                      "learning rate and climbs to 2,000 at another). Every value must then be above zero; the "
+                      "range, the ticks (at powers of ten) and the data table (three significant digits) follow.",
+                      default="linear", choices=("linear", "log")),
+    "x_scale": Option((str,), "line (with numbers for x) and scatter: 'log' to draw the x axis on a log scale, "
+                      "as y_scale.", default="linear", choices=("linear", "log")),
+    "equal_scale": Option((bool, str), "scatter: true to give a unit the same length on both axes (vectors, "
+                          "whose angles and lengths then compare), false to let each axis fit its data (a path, "
+                          "a trajectory). Default 'auto': equal when the chart draws arrows, fitted otherwise.",
+                          default="auto", check=lambda v: None if v in (True, False, "auto")
+                          else f"expected true, false or 'auto', found {v!r}"),
     "z_range": Option((list, str), "heatmap, heatmap_grid and blocks (with values): the ends of the colour scale, "
                       "[low, high]; a value outside it is an error. Default: [0, 1] on the sequential scale (a "
                       "value outside it is a warning, and --strict fails), and on the diverging scale 'auto', "

@@ -12,6 +12,9 @@ A kind is a module with
   `table(chart, data, labels) -> {"columns": [...], "rows": [[...]]}`: the same
   state as an accessible data table of strings (Plotly charts are opaque to
   screen readers), with "highlight" naming the selected row if there is one;
+- optionally `SCALES`: the axes ("x", "y") whose x_scale or y_scale may be "log",
+  and `options(chart) -> list[Issue]`: what is wrong with the chart's own options
+  together (a log axis with a range reaching zero), each Issue blaming an option;
 - optionally `ranges(chart, all_data) -> dict`: chart options worked out once
   from the data of every state of the step (an axis or colour range that stays
   fixed whatever the reader chooses), which `resolved` applies to the chart the
@@ -49,6 +52,29 @@ def check(kind: ModuleType, data: dict, chart) -> list[Issue]:
     if isinstance(found, str):
         return [as_issue(found)]
     return list(found or [])
+
+
+def check_options(kind: ModuleType, chart) -> list[Issue]:
+    """What is wrong with a chart's options for its kind, before any state is computed:
+    a log scale on an axis the kind cannot draw so, or a declared range a log axis
+    cannot hold. Each Issue names the option."""
+    found = []
+    scales = getattr(kind, "SCALES", ())
+    for name in ("x", "y"):
+        option = f"{name}_scale"
+        if getattr(chart, option, "linear") != "log":
+            continue
+        if name not in scales:
+            takes = " and ".join(f"{s}_scale" for s in scales)
+            found.append(Issue(option, f"a {chart.kind} chart cannot draw its {name} axis on a log scale"
+                               + (f" (it takes {takes})" if takes else " (line, scatter and bar charts can)")))
+            continue
+        span = getattr(chart, f"{name}_range", None)
+        if isinstance(span, (list, tuple)) and span[0] <= 0:
+            found.append(Issue(f"{name}_range", f"a log axis ({option} = \"log\") holds only values above zero, "
+                               f"found [{span[0]:g}, {span[1]:g}]"))
+    hook = getattr(kind, "options", None)
+    return found + (list(hook(chart)) if hook else [])
 
 
 def resolved(chart, all_data: list[dict]):

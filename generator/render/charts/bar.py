@@ -1,7 +1,9 @@
 """Bars: one per label, with the selected bar drawn in the accent colour; or
 several named series per label, side by side or stacked. Values are signed,
 on an axis whose range is the same in every state of the step: declared
-(y_range) or worked out by the build over all of them. An optional threshold
+(y_range) or worked out by the build over all of them, on a log scale with
+y_scale = "log" (bars then rise from the axis's foot, as zero has no place on
+it; they are not stacked there). An optional threshold
 is a rule across the bars; faded bars (tokens cut by top-k, say) are greyed,
 over a grey band, and the data table calls them removed.
 
@@ -16,10 +18,12 @@ no pattern; a faded bar of one series has a dotted edge. The values are in the
 table, and pointing at a bar shows its row of the table."""
 from __future__ import annotations
 
+import math
+
 from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
-    empty_trace, index_problem, is_number, issues, labels_problem, minus, nice_span, number_cell, numbers_problem, \
-    outside, picture, rounded, span_of, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, \
-    labelled_x, left_margin
+    empty_trace, index_problem, is_log, is_number, issues, labels_problem, log_axis, log_problem, log_rounded, \
+    log_span, minus, nice_span, number_cell, numbers_problem, outside, picture, rounded, span_of, \
+    table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, labelled_x, left_margin
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -44,6 +48,14 @@ _LABEL_FONT = 13  # px, a bar's written label
 _LABEL_INSET = 7  # px, where Plotly starts a label inside a box's edge (measured)
 _FADED = theme_colour("grid")
 _PATTERNS = ["", "/", ".", "x", "-", "|", "+", "\\"]  # each series its own fill, beyond its colour
+SCALES = ("y",)  # y_scale = "log" puts the values on a log scale; the labels' axis is never one
+
+
+def options(chart) -> list[Issue]:
+    if is_log(chart, "y") and chart.stacked:
+        return [Issue("stacked", "stacked bars start at zero, which a log axis (y_scale = \"log\") cannot show: "
+                                 "draw the series side by side, or on a linear axis")]
+    return []
 
 
 def _series(data: dict) -> list[list]:
@@ -91,6 +103,13 @@ def check(data: dict, chart=None) -> list[Issue]:
     if faded is not None and (not isinstance(faded, list) or len(faded) != length
                               or not all(isinstance(f, bool) for f in faded)):
         found.append(Issue("faded", f"'faded' must be a list of {length} booleans, one per bar"))
+    if chart is not None and is_log(chart, "y"):
+        message = log_problem(y, "y", "y_scale")
+        if message:
+            return [Issue("y", message)]
+        if is_number(threshold) and threshold <= 0:
+            return [Issue("threshold", f"'threshold' = {minus(f'{threshold:g}')} cannot be drawn on a log axis "
+                                       "(y_scale = \"log\"): it must be above zero")]
     span = declared_range(chart, "y_range") if chart is not None else None
     if span and not chart.stacked:
         bad = outside(y, span, "y")
@@ -138,6 +157,8 @@ def ranges(chart, all_data: list[dict]) -> dict:
 
 
 def _computed(chart, all_data) -> list[float]:
+    if is_log(chart, "y"):
+        return _log_computed(chart, all_data)
     low, high = 0.0, 0.0
     for data in all_data:
         values = _stack_ends(_series(data)) if chart.stacked else _series(data)
@@ -147,6 +168,16 @@ def _computed(chart, all_data) -> list[float]:
         if is_number(data.get("threshold")):
             low, high = min(low, data["threshold"]), max(high, data["threshold"])
     return nice_span(low, high, _headroom(chart, all_data))
+
+
+def _log_computed(chart, all_data) -> list[float]:
+    """A log axis holding every bar and threshold, a little room below the shortest bar
+    (which rises from the axis's foot) and the usual headroom above the longest."""
+    found = span_of([[_series(d), d.get("threshold")] for d in all_data]) or (1.0, 10.0)
+    first, last = math.log10(found[0]), math.log10(found[1])
+    length = max(last - first, 1.0)  # at least a decade: the shortest bar still shows
+    foot, top = log_span(10 ** (first - length * 0.2), 10 ** (last + length * _headroom(chart, all_data)), 0)
+    return [foot, top]
 
 
 def _headroom(chart, all_data) -> float:
@@ -167,12 +198,16 @@ def figure(chart, data: dict) -> dict:
     horizontal, names = chart.horizontal, data.get("series")
     faded = data.get("faded") or [False] * len(x)
     positions = list(range(len(x)))
+    log = is_log(chart, "y")
+    # Bars rise from zero; on a log axis, which has no zero, from the axis's foot.
+    base, rounding = (span[0], log_rounded) if log else (0, rounded)
     if names is None:
-        traces, shapes, hatched = [empty_trace()], _one_series(rounded(series[0]), faded, data.get("text"),
-                                                               horizontal, span), []
+        traces, shapes, hatched = [empty_trace()], _one_series(rounding(series[0]), faded, data.get("text"),
+                                                               horizontal, span, base), []
     else:
         traces = [_legend_entry(index, str(name)) for index, name in enumerate(names)]
-        shapes, hatched = _several_series([rounded(values) for values in series], faded, horizontal, chart.stacked)
+        shapes, hatched = _several_series([rounding(values) for values in series], faded, horizontal, chart.stacked,
+                                          base, log)
     # Faded bars stand over a grey band the height of the axis, so a removed token
     # whose bar is zero still shows where it was.
     for index, gone in enumerate(faded):
@@ -184,12 +219,12 @@ def figure(chart, data: dict) -> dict:
     # it stands out without colour. As a shape, a change of selection leaves the
     # trace as it was, and Plotly.relayout redraws only the shape.
     if selected is not None and names is None:
-        shapes.append(_box(horizontal, selected - _HALF_BAR, selected + _HALF_BAR, 0, rounded(series[0][selected]),
+        shapes.append(_box(horizontal, selected - _HALF_BAR, selected + _HALF_BAR, base, rounding(series[0][selected]),
                            layer="above", fillcolor=ACCENT, line={"color": MARK, "width": 3}))
     elif selected is not None:
         reach = span_of(_stack_ends([s[selected:selected + 1] for s in series]) if chart.stacked
                         else [s[selected] for s in series])
-        shapes.append(_box(horizontal, selected - 0.5, selected + 0.5, min(0, reach[0]), max(0, reach[1]),
+        shapes.append(_box(horizontal, selected - 0.5, selected + 0.5, min(base, reach[0]), max(base, reach[1]),
                            layer="above", line={"color": ACCENT, "width": 3}))
     threshold = data.get("threshold")
     if threshold is not None:
@@ -202,8 +237,11 @@ def figure(chart, data: dict) -> dict:
             rule["label"] = {"text": str(data["threshold_label"]), "font": {"size": 12},
                              "textposition": "end", "yanchor": "bottom", "padding": 4}
         shapes.append(rule)
-    values_axis = axis(chart.x_title if horizontal else chart.y_title, range=list(span),
-                       tickformat=chart.y_format or None, zeroline=True, zerolinecolor=theme_colour("axis"))
+    if log:
+        values_axis = axis(chart.x_title if horizontal else chart.y_title, **log_axis(span, chart.y_format))
+    else:
+        values_axis = axis(chart.x_title if horizontal else chart.y_title, range=list(span),
+                           tickformat=chart.y_format or None, zeroline=True, zerolinecolor=theme_colour("axis"))
     names_of_bars = [str(v) for v in x]
     if horizontal:
         label_ticks, margin = {"tickvals": positions, "ticktext": names_of_bars}, {"l": left_margin(names_of_bars, chart.y_title)}
@@ -217,6 +255,8 @@ def figure(chart, data: dict) -> dict:
                          # Pointing at a bar shows its row of the table (the runtime reads it).
                          meta=hover_meta("rows", along="y" if horizontal else "x"))
     if hatched:
+        if log:  # a picture is placed in the axis's own units: powers of ten
+            hatched = [(pattern, _log_box(box, horizontal)) for pattern, box in hatched]
         layout["images"] = [_hatches(hatched, values_axis["range"] if horizontal else labels_axis["range"],
                                      labels_axis["range"] if horizontal else values_axis["range"], chart.height)]
     if names is not None:
@@ -227,20 +267,22 @@ def figure(chart, data: dict) -> dict:
     return {"data": traces, "layout": layout}
 
 
-def _one_series(values: list, faded: list, written: list | None, horizontal: bool, span) -> list[dict]:
+def _one_series(values: list, faded: list, written: list | None, horizontal: bool, span,
+                base: float = 0) -> list[dict]:
     """A shape per bar, between the grid and the traces (where Plotly draws a bar
     trace's bars), its label written beyond its end; a faded bar grey, with a dotted edge."""
     shapes = []
     for at, (value, gone) in enumerate(zip(values, faded)):
-        shapes.append(_box(horizontal, at - _HALF_BAR, at + _HALF_BAR, 0, value, layer="between",
+        shapes.append(_box(horizontal, at - _HALF_BAR, at + _HALF_BAR, base, value, layer="between",
                            fillcolor=_FADED if gone else MUTED,
                            line={"color": MARK, "width": 1, "dash": "dot"} if gone else {"width": 0}))
         if written is not None:
-            shapes.append(_written(str(written[at]), at, value, horizontal, span))
+            shapes.append(_written(str(written[at]), at, value, horizontal, span, base))
     return shapes
 
 
-def _several_series(series: list[list], faded: list, horizontal: bool, stacked: bool):
+def _several_series(series: list[list], faded: list, horizontal: bool, stacked: bool, base: float = 0,
+                    log: bool = False):
     """A shape per bar of each series, side by side or stacked (positive values up from
     zero, negative ones down, as Plotly's relative bars), in the series' colour; and the
     bars a pattern marks, as (pattern, box) for the picture of hatches over them."""
@@ -250,11 +292,12 @@ def _several_series(series: list[list], faded: list, horizontal: bool, stacked: 
     for index, values in enumerate(series):
         for at, (value, gone) in enumerate(zip(values, faded)):
             start = at - _HALF_BAR + (0 if stacked else index * width)
-            base = ends[value >= 0][at] if stacked else 0.0
-            end = round(base + value, 9)  # 0.1 + 0.2 is drawn to 0.3
+            start_at = ends[value >= 0][at] if stacked else float(base)
+            # 0.1 + 0.2 is drawn to 0.3; on a log axis (no stacks) a bar ends at its value, however small
+            end = value if log else round(start_at + value, 9)
             if stacked:
                 ends[value >= 0][at] = end
-            bar = _box(horizontal, start, start + width, base, end, layer="between",
+            bar = _box(horizontal, start, start + width, start_at, end, layer="between",
                        fillcolor=_FADED if gone else CATEGORICAL[index % len(CATEGORICAL)],
                        line={"color": MARK, "width": 1})
             shapes.append(bar)
@@ -284,6 +327,14 @@ _HATCH_TILES = {"/": "M-2,2 L2,-2 M0,8 L8,0 M6,10 L10,6", "\\": "M-2,6 L2,10 M0,
                 "x": "M0,8 L8,0 M0,0 L8,8", "-": "M0,4 L8,4", "|": "M4,0 L4,8", "+": "M0,4 L8,4 M4,0 L4,8"}
 
 
+def _log_box(box: tuple, horizontal: bool) -> tuple:
+    """A bar's box (x0, x1, y0, y1) with its value coordinates in powers of ten."""
+    x0, x1, y0, y1 = box
+    if horizontal:
+        return math.log10(x0), math.log10(x1), y0, y1
+    return x0, x1, math.log10(y0), math.log10(y1)
+
+
 def _hatches(hatched: list[tuple[str, tuple]], x_range: list, y_range: list, chart_height: int) -> dict:
     """The picture of every patterned bar's hatch, over the plot area: (pattern, (x0, x1,
     y0, y1) in data units) each. Axis ranges run left to right and bottom to top (a
@@ -310,7 +361,7 @@ def _hatches(hatched: list[tuple[str, tuple]], x_range: list, y_range: list, cha
     return {**image, "layer": "above"}
 
 
-def _written(text: str, at: int, value: float, horizontal: bool, span) -> dict:
+def _written(text: str, at: int, value: float, horizontal: bool, span, base: float = 0) -> dict:
     """A bar's label, written beyond its end (below or left of a negative bar), above
     every other mark. Plotly writes a shape's label above or below a shape, but only
     inside it sideways: a horizontal bar's label is on an empty box from the bar's end
@@ -319,7 +370,7 @@ def _written(text: str, at: int, value: float, horizontal: bool, span) -> dict:
     if not horizontal:
         where = {"textposition": "bottom center", "yanchor": "top"} if negative \
             else {"textposition": "top center", "yanchor": "bottom"}
-        box = _box(False, at - _HALF_BAR, at + _HALF_BAR, 0, value)
+        box = _box(False, at - _HALF_BAR, at + _HALF_BAR, base, value)
     else:
         where = {"textposition": "middle right" if negative else "middle left"}
         box = _box(True, at - _HALF_BAR, at + _HALF_BAR, span[0] if negative else value,
@@ -344,12 +395,13 @@ def table(chart, data: dict, labels: dict) -> dict:
     removed = labels.get("data_removed", "removed")
     faded = data.get("faded") or [False] * len(data["x"])
     if names is None:
-        shown = data.get("text") or [number_cell(v, chart.y_format) for v in data["y"]]
+        log = is_log(chart, "y")
+        shown = data.get("text") or [number_cell(v, chart.y_format, log) for v in data["y"]]
         columns = [chart.x_title or labels["data_item"], chart.y_title or labels["data_value"]]
         cells = [[str(v)] for v in shown]
     else:
         columns = [chart.x_title or labels["data_item"]] + [str(n) for n in names]
-        cells = [[number_cell(v, chart.y_format) for v in row] for row in zip(*data["y"])]
+        cells = [[number_cell(v, chart.y_format, is_log(chart, "y")) for v in row] for row in zip(*data["y"])]
     rows = [[str(x)] + [minus(c) for c in row] + ([removed] if gone else []) for x, row, gone in
             zip(data["x"], cells, faded)]
     if any(faded):
@@ -357,5 +409,5 @@ def table(chart, data: dict, labels: dict) -> dict:
         rows = [row if len(row) == len(columns) else row + [""] for row in rows]
     if data.get("threshold") is not None:
         rows.append([str(data.get("threshold_label") or labels.get("data_threshold", "Threshold")),
-                     number_cell(data["threshold"], chart.y_format)] + [""] * (len(columns) - 2))
+                     number_cell(data["threshold"], chart.y_format, is_log(chart, "y"))] + [""] * (len(columns) - 2))
     return data_table(columns, rows, data.get("highlight"))

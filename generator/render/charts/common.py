@@ -8,7 +8,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from ...compute.formats import fixed, is_shared, minus, percent
+from ...compute.formats import fixed, is_shared, minus, percent, power_of_ten, significant
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -253,13 +253,16 @@ def ink_on(colour: str) -> str:
 
 
 
-def number_cell(value, y_format: str = "") -> str:
+def number_cell(value, y_format: str = "", log: bool = False) -> str:
     """A number as the data table shows it: as a percent where the axis shows
-    percents, else with two decimals like the chart's own labels; negative
-    numbers with the minus sign (−)."""
+    percents, else with two decimals like the chart's own labels, or with three
+    significant digits on a log axis (whose values span orders of magnitude, where
+    two decimals would write 0.00); negative numbers with the minus sign (−)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return minus(str(value))
-    return percent(value) if y_format.endswith("%") else fixed(value, 2)
+        return minus(f"{value:,}" if log else str(value))
+    if y_format.endswith("%"):
+        return percent(value)
+    return significant(value, 3) if log else fixed(value, 2)
 
 
 def number_cells(values: list, y_format: str = "") -> list[str]:
@@ -483,3 +486,102 @@ def left_margin(texts, title: str) -> int:
     """The left margin a y axis needs for its tick labels (written out, as a category
     axis's are) and its title."""
     return max(64, math.ceil(label_depth(texts, False) + (_TITLE_ROOM if title else _BARE_ROOM)))
+
+
+# --- Log axes (x_scale or y_scale = "log") ------------------------------------------------
+# A chart's ranges stay in data units in the build (a declared y_range is what the author
+# wrote); Plotly takes a log axis's range in powers of ten, and its shapes, ticks and
+# paths in data units. The ticks are the build's own, so the poster writes the same ones.
+
+def is_log(chart, axis: str) -> bool:
+    """Whether the chart's `axis` ("x" or "y") is drawn on a log scale."""
+    return getattr(chart, f"{axis}_scale", "linear") == "log"
+
+
+def not_positive(values, name: str) -> tuple[str, float] | None:
+    """The first value of nested lists that a log axis cannot draw (zero or below), as
+    ('name[i][j]', value)."""
+    def walk(item, where):
+        if isinstance(item, (list, tuple)):
+            for index, value in enumerate(item):
+                found = walk(value, f"{where}[{index}]")
+                if found:
+                    return found
+        elif is_number(item) and item <= 0:
+            return where, item
+        return None
+    found = span_of(values)
+    return None if found is None or found[0] > 0 else walk(values, name)
+
+
+def log_problem(values, name: str, option: str) -> str | None:
+    """The message for a value a log axis cannot draw, or None."""
+    found = not_positive(values, name)
+    if found is None:
+        return None
+    return (f"{found[0]} = {minus(f'{found[1]:g}')} cannot be drawn on a log axis ({option} = \"log\"): "
+            "every value must be above zero")
+
+
+def log_span(low: float, high: float, pad: float = 0.06) -> list[float]:
+    """A log axis's range in data units holding low..high (both above zero), with `pad`
+    of its length in decades on each side: a line on its edge is not cut in half."""
+    first, last = math.log10(low), math.log10(high)
+    if last - first < 1e-9:
+        first, last = first - 0.5, last + 0.5
+    room = (last - first) * pad
+    return [10 ** round(first - room, 4), 10 ** round(last + room, 4)]
+
+
+def log_axis(span, tickformat: str = "") -> dict:
+    """What an axis spec needs to draw `span` (data units) on a log scale: Plotly's type,
+    its range in powers of ten, and the build's ticks."""
+    first, last = (round(math.log10(v), 4) + 0.0 for v in span)
+    values, texts = log_ticks(first, last, tickformat)
+    return {"type": "log", "range": [first, last], "tickvals": values, "ticktext": texts}
+
+
+def log_ticks(first: float, last: float, tickformat: str = "") -> tuple[list[float], list[str]]:
+    """Ticks from 10^first to 10^last: every power of ten while there are two to seven,
+    every k-th power beyond, and 2 and 5 times each power (then every whole multiple)
+    where the range holds too few powers to read."""
+    low, high = sorted((first, last))
+    decades = list(range(math.ceil(low - 1e-9), math.floor(high + 1e-9) + 1))
+    if len(decades) > 7:
+        step = math.ceil(len(decades) / 6)
+        decades = [k for k in decades if k % step == 0]
+    values = [10.0 ** k for k in decades]
+    for multiples in ((1, 2, 5), tuple(range(1, 10))):
+        if len(values) >= 3:
+            break
+        values = sorted({m * 10.0 ** k for k in range(math.floor(low) - 1, math.ceil(high) + 1) for m in multiples
+                         if low - 1e-9 <= math.log10(m * 10.0 ** k) <= high + 1e-9})
+    values = [float(f"{v:.6g}") for v in values]
+    return values, [_log_tick_text(v, tickformat) for v in values]
+
+
+def _log_tick_text(value: float, tickformat: str) -> str:
+    if tickformat.endswith("%"):
+        return f"{value * 100:,.10g}%"
+    exponent = math.floor(math.log10(value) + 1e-9)
+    if -3 <= exponent <= 3:
+        return f"{value:,.10g}"
+    mantissa = round(value / 10 ** exponent, 6)
+    return power_of_ten(exponent) if mantissa == 1 else f"{mantissa:g}×{power_of_ten(exponent)}"
+
+
+def log_rounded(values):
+    """Numbers on a log axis rounded for the page to four significant digits, where
+    rounded() would write a small value (a loss of 0.000002) as zero."""
+    if isinstance(values, (list, tuple)):
+        return [log_rounded(v) for v in values]
+    if isinstance(values, float):
+        return float(f"{values:.4g}")
+    return values
+
+
+def log_path_number(value) -> str:
+    """A positive coordinate of a shape's path on a log axis: four significant digits,
+    never in exponent form (see path_number)."""
+    decimals = max(0, 3 - math.floor(math.log10(value)))
+    return f"{value:.{decimals}f}"

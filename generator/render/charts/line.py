@@ -1,8 +1,10 @@
 """Lines: one or more named series over a numeric or categorical x, with
 signed values, on a y range that stays the same in every state of the step
-(declared as y_range or worked out by the build over all of them). An
-optional rule marks one x per state (a position, an offset), drawn as a
-shape.
+(declared as y_range or worked out by the build over all of them). Either axis
+may be a log scale (y_scale or x_scale = "log"), for values that span orders of
+magnitude, such as a loss that falls to 0.0001 in one state and climbs to 2,000
+in another. An optional rule marks one x per state (a position, an offset),
+drawn as a shape.
 
 The lines themselves are shapes too (a path per series over a trace that holds
 no points, or one per series for the legend), so a click that changes them is a
@@ -12,8 +14,9 @@ the whole figure (10 to 30 ms). Points are marked while there are few of them
 at the chart shows the table's row at the nearest x."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_number, \
-    issues, minus, number_cell, path_number, rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
+from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
+    is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, number_cell, path_number, \
+    rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -29,6 +32,7 @@ _DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]  # a se
 _PAD = 0.06  # room above and below the lines, as a share of the range
 _MARKED_POINTS = 12  # up to this many points in all, each is marked by a circle
 _MARKER_RADIUS = 3.5  # px
+SCALES = ("x", "y")  # the axes x_scale and y_scale may make logarithmic
 
 
 def _series(data) -> list[list]:
@@ -75,6 +79,18 @@ def check(data: dict, chart=None) -> list[Issue]:
     highlight = data.get("highlight")
     if highlight is not None and not (isinstance(highlight, int) and 0 <= highlight < len(lists)):
         found.append(Issue("highlight", f"'highlight' must be a series index from 0 to {len(lists) - 1}"))
+    if chart is not None and is_log(chart, "x"):
+        if not numeric:
+            return [Issue("x", "'x' must hold numbers on a log axis (x_scale = \"log\"), found labels")]
+        message = log_problem(x, "x", "x_scale")
+        if message:
+            return [Issue("x", message)]
+    if chart is not None and is_log(chart, "y"):
+        message = log_problem([values for _, values in lists], "y", "y_scale")
+        if message:
+            if names is None:
+                message = message.replace("y[0]", "y", 1)
+            return [Issue("y", message)]
     span = declared_range(chart, "y_range") if chart is not None else None
     if span:
         for name, values in lists:
@@ -92,11 +108,13 @@ def ranges(chart, all_data: list[dict]) -> dict:
     """The y axis, the same in every state: declared, or holding every line of every state."""
     if declared_range(chart, "y_range"):
         return {}
-    return {"y_range": _computed(all_data)}
+    return {"y_range": _computed(chart, all_data)}
 
 
-def _computed(all_data) -> list[float]:
+def _computed(chart, all_data) -> list[float]:
     found = span_of([_series(d) for d in all_data]) or (0.0, 1.0)
+    if is_log(chart, "y"):
+        return log_span(*found)
     low, high = found
     if low == high:
         low, high = low - 1, high + 1
@@ -108,12 +126,16 @@ def figure(chart, data: dict) -> dict:
     x, names = data["x"], data.get("series")
     numeric = _numeric(x)
     positions = x if numeric else list(range(len(x)))
-    span = declared_range(chart, "y_range") or _computed([data])
+    span = declared_range(chart, "y_range") or _computed(chart, [data])
     series = _series(data)
     marked = len(x) * len(series) <= _MARKED_POINTS
+    log_x, log_y = numeric and is_log(chart, "x"), is_log(chart, "y")
+    positions = log_rounded(positions) if log_x else positions
+    x_number = log_path_number if log_x else path_number
+    y_number = log_path_number if log_y else path_number
     shapes, traces = [], []
     for index, values in enumerate(series):
-        values = rounded(values)
+        values = log_rounded(values) if log_y else rounded(values)
         line = {"color": CATEGORICAL[index % len(CATEGORICAL)], "width": 2.5, "dash": _DASHES[index % len(_DASHES)]}
         if names is not None:
             # The legend's entry: a trace of one missing point (Plotly leaves a trace with no
@@ -123,7 +145,7 @@ def figure(chart, data: dict) -> dict:
         # Between the grid and the traces, where Plotly draws a trace's lines.
         thick = {**line, "width": 4} if data.get("highlight") == index else line
         shapes.append({"type": "path", "xref": "x", "yref": "y", "layer": "between", "line": thick,
-                       "path": "".join(f"{'L' if i else 'M'}{path_number(p)},{path_number(v)}"
+                       "path": "".join(f"{'L' if i else 'M'}{x_number(p)},{y_number(v)}"
                                        for i, (p, v) in enumerate(zip(positions, values)))})
         if marked:
             shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "between", "xsizemode": "pixel",
@@ -140,18 +162,23 @@ def figure(chart, data: dict) -> dict:
             shape["label"] = {"text": str(data["rule_label"]), "textposition": "end", "textangle": 0,
                               "xanchor": "left", "yanchor": "top", "padding": 6, "font": {"size": 12}}
         shapes.append(shape)
-    if numeric:
+    if log_x:
+        x_axis = axis(chart.x_title, **log_axis([min(x), max(x)] if min(x) < max(x) else log_span(min(x), max(x))),
+                      showgrid=False)
+    elif numeric:
         low, high = min(x), max(x)
         x_axis = axis(chart.x_title, range=[low, high] if low < high else [low - 1, high + 1], showgrid=False)
     else:
         ticks, bottom = labelled_x(x, PHONE_PLOT / len(x), chart.x_title)
         x_axis = axis(chart.x_title, **ticks, range=[-0.5, len(x) - 0.5], showgrid=False)
-    layout = base_layout(chart, xaxis=x_axis, yaxis=axis(chart.y_title, range=list(span), zeroline=True,
-                                                         zerolinecolor=theme_colour("axis"), zerolinewidth=1,
-                                                         tickformat=chart.y_format or None),
-                         shapes=shapes,
-                         # Pointing at the chart shows the row of the table at the nearest x.
-                         meta=hover_meta("rows", along="x", **({"numeric": True} if numeric else {})))
+    if log_y:
+        y_axis = axis(chart.y_title, **log_axis(span, chart.y_format))
+    else:
+        y_axis = axis(chart.y_title, range=list(span), zeroline=True, zerolinecolor=theme_colour("axis"),
+                      zerolinewidth=1, tickformat=chart.y_format or None)
+    # Pointing at the chart shows the row of the table at the nearest x (in powers of ten on a log axis).
+    meta = hover_meta("rows", along="x", **({"numeric": True} if numeric else {}), **({"log": True} if log_x else {}))
+    layout = base_layout(chart, xaxis=x_axis, yaxis=y_axis, shapes=shapes, meta=meta)
     if not numeric:
         layout["margin"]["b"] = bottom
     if names is not None:
@@ -167,7 +194,8 @@ def table(chart, data: dict, labels: dict) -> dict:
     columns = [chart.x_title or labels["data_position"]] + (
         [str(n) for n in names] if names is not None else [chart.y_title or labels["data_value"]])
     x = data["x"]
-    rows = [[minus(f"{v:g}") if is_number(v) else str(v)] + [number_cell(v, chart.y_format) for v in values]
+    log = is_log(chart, "y")
+    rows = [[minus(f"{v:g}") if is_number(v) else str(v)] + [number_cell(v, chart.y_format, log) for v in values]
             for v, values in zip(x, zip(*_series(data)))]
     rule = data.get("rule")
     highlight = None

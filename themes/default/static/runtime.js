@@ -154,9 +154,10 @@
     if (meta.hover !== "rows") return null;
     var along = meta.along === "y" ? y : x, at = -1;
     var count = meta.numeric ? table.headers.length : Math.round(Math.max(axis.range[0], axis.range[1]) + 0.5);
-    if (meta.numeric) {  // a line over numbers: the row whose x is nearest
+    if (meta.numeric) {  // a line over numbers: the row whose x is nearest (in powers of ten on a log axis)
       for (var i = 0, best = Infinity; i < count; i++) {
-        var distance = Math.abs(Number(table.headers[i].replace("\u2212", "-")) - along);
+        var header = Number(table.headers[i].replace("\u2212", "-"));
+        var distance = Math.abs((meta.log ? Math.log(header) / Math.LN10 : header) - along);
         if (distance < best) { best = distance; at = i; }
       }
     } else if (Math.abs(along - Math.round(along)) <= 0.5) {
