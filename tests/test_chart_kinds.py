@@ -8,6 +8,7 @@ checker and the keyboard content with it in both themes."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -414,7 +415,7 @@ def row_label(table: dict, row: int) -> str:
 
 
 @pytest.mark.parametrize("compute, row", [("signed_line", 9), ("layer_line", 2), ("signed_bars", 4),
-                                          ("top_k", 5), ("horizontal", 3), ("grouped", 1)])
+                                          ("top_k", 5), ("horizontal", 3), ("grouped", 1), ("log_axes", 7)])
 def test_pointing_at_a_bar_or_a_line_shows_its_row_of_the_table(fixture_default, browser, fixture_steps,
                                                                 compute, row):
     site, steps = fixture_steps
@@ -423,7 +424,9 @@ def test_pointing_at_a_bar_or_a_line_shows_its_row_of_the_table(fixture_default,
     layout = step.figures[0][step.default_key]["layout"]
     along = "yaxis" if compute == "horizontal" else "xaxis"
     low, high = layout[along]["range"]
-    position = float(table["rows"][row][0]) if compute == "signed_line" else row
+    position = float(table["rows"][row][0]) if compute in ("signed_line", "log_axes") else row
+    if layout[along].get("type") == "log":  # Plotly's range of a log axis is in powers of ten
+        position = math.log10(position)
     share = (position - low) / (high - low)
     context, page, errors = open_chart_page(browser, fixture_default)
     section = page.get_by_role("region", name=step.step.title, exact=True)

@@ -116,6 +116,33 @@ def test_a_slider_is_a_range_named_by_its_label_with_its_value_beside_it(page, s
     wait_fragment(page, "#step-1&s1=causal:false,position:17")
 
 
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_slider_track_stays_put_whatever_its_value_and_the_toggle(site, browser, width):
+    """The value beside a slider is as wide as its widest text, and the toggle beside it keeps
+    one weight of text on and off, so neither moves the slider's track: 0, 17 and 31, the
+    toggle on and off, leave it where it was."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto((site[0] / SLUG / "index.html").as_uri())
+    page.wait_for_function("window.explainerRuntime")
+    section = region(page, "The Mask Hides the Future")
+    slider = section.get_by_role("slider", name="Query position", exact=True)
+    toggle = section.get_by_role("button", name="Causal mask", exact=True)
+    track = "el => { const box = el.getBoundingClientRect(); return [box.left, box.width]; }"
+    before = slider.evaluate(track)
+    seen = []
+    for value in ("0", "17", "31", "9"):
+        slider.fill(value)
+        assert section.locator("output").inner_text() == value
+        seen.append(slider.evaluate(track))
+    toggle.click()
+    seen.append(slider.evaluate(track))
+    toggle.click()
+    seen.append(slider.evaluate(track))
+    context.close()
+    assert all(place == pytest.approx(before, abs=0.5) for place in seen), (before, seen)
+
+
 # --- Labels that repeat ----------------------------------------------------------------------------
 
 

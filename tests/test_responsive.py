@@ -1,9 +1,17 @@
 """Small screens: at 360 px wide every page of every shipped theme fits
 without horizontal scrolling (charts and open data tables included), and
-every control is a touch target of at least 24 × 24 px (WCAG 2.5.8)."""
+every control is a touch target of at least 24 × 24 px (WCAG 2.5.8). Every
+page of the bundled site, and of tests/fixtures/newcomer/: a new author's
+Gradient Descent explainer and a page of the longest titles, labels and
+readouts an author might write (chart titles in the Embed buttons, unbroken
+words, code names, long button, slider and readout texts)."""
 from __future__ import annotations
 
-from .conftest import rendered_pages, draw_every_chart, wait_for_runtime
+import pytest
+
+from generator.build import build
+
+from .conftest import FIXTURES, THEME_NAMES, THEMES, rendered_pages, draw_every_chart, wait_for_runtime
 
 PHONE = {"width": 360, "height": 740}
 
@@ -24,6 +32,19 @@ SMALL_TARGETS = """() => {
 
 def test_pages_fit_a_360px_screen_with_large_enough_targets(themed_site, browser):
     theme, out = themed_site
+    assert_fits_a_phone(browser, out, theme)
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_long_titles_labels_and_readouts_fit_a_360px_screen(theme, browser, tmp_path):
+    out = tmp_path / "build"
+    build(FIXTURES / "newcomer" / "content", out, THEMES, theme)
+    pages = rendered_pages(out)
+    assert len(pages) >= 6 and out / "long-labels" / "index.html" in pages
+    assert_fits_a_phone(browser, out, theme)
+
+
+def assert_fits_a_phone(browser, out, theme):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     problems = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...render import seo
+from ...render.charts.common import text_width
 from ...render.pages import split_questions
 from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
@@ -214,6 +215,8 @@ def control_view(control: Control) -> dict:
         view["pressed"] = control.default is True
     elif control.kind == "slider":
         view["text"] = view["texts"][selected]
+        # The widest text, kept hidden beside the value, holds its room (see .slider-value).
+        view["widest"] = max(view["texts"], key=text_width)
     else:
         view["buttons"] = [{
             "index": index, "value": value, "text": text,
