@@ -40,3 +40,58 @@ def test_a_failing_helper_is_reported_at_its_own_file_and_line(tmp_site):
         assert "ZeroDivisionError" in problem.message
     else:
         raise AssertionError("the build should fail")
+
+
+# --- NaN, infinities and numpy's floating-point warnings ------------------------------------------
+
+OVERFLOWING = '''import numpy as np
+
+FLIPS = [1, 2, 3]
+
+
+def runs(flips):
+    p = 0.5 ** np.arange(1, 4)
+    growth = np.exp(np.float64(300 * flips))
+    return {"values": {"flips": flips, "probability": float(p[flips - 1] * growth * growth), "outcomes": 2 ** flips},
+            "chart": {"x": ["1", "2", "3"], "y": p.tolist(), "highlight": flips - 1}}
+'''
+
+
+def test_an_overflow_that_becomes_an_infinity_is_one_error_at_the_model_line(tmp_site, capfd):
+    """numpy's RuntimeWarning is not printed: the infinity it led to is one error naming the
+    state, at the model's line where numpy warned."""
+    content = tmp_site({"coin-flips/model.py": OVERFLOWING})
+    try:
+        build(content, None, THEMES)
+    except ContentError as err:
+        [problem] = err.problems
+    else:
+        raise AssertionError("an infinite value built")
+    assert problem.path == content / "coin-flips" / "model.py" and problem.line == 9
+    assert problem.message == ("coin-flips, step 1 (runs) returned a NaN or infinite value 'probability' for "
+                               "flips=2: numpy warned 'overflow encountered in scalar multiply' on this line")
+    assert "RuntimeWarning" not in capfd.readouterr().err
+
+
+def test_a_floating_point_warning_with_a_finite_result_is_a_warning_that_strict_refuses(tmp_site, capfd):
+    from generator.errors import StrictModeError
+
+    # 1/0 is computed, then left out by np.where: the values are finite, numpy warned all the same.
+    guarded = OVERFLOWING.replace("    growth = np.exp(np.float64(300 * flips))\n",
+                                  "    odds = np.where(np.arange(3) > 0, 1 / np.arange(3), 0.0)\n")
+    guarded = guarded.replace("p[flips - 1] * growth * growth", "p[flips - 1] + odds[0]")
+    content = tmp_site({"coin-flips/model.py": guarded})
+    warnings = []
+    result = build(content, None, THEMES, warnings=warnings)
+    assert result.computed["coin-flips"][0].by_key("0").values["probability"] == 0.5
+    [warning] = [w for w in warnings if "numpy" in w.message]
+    assert warning.path == content / "coin-flips" / "model.py" and warning.line == 8
+    assert warning.message == ("coin-flips, step 1 (runs): numpy warned 'divide by zero encountered in divide' "
+                               "for flips=1 (and 2 other states)")
+    assert "RuntimeWarning" not in capfd.readouterr().err
+    try:
+        build(content, None, THEMES, strict=True, warnings=[])
+    except StrictModeError:
+        pass
+    else:
+        raise AssertionError("--strict let a numpy warning through")

@@ -100,6 +100,8 @@ def _rounded(value: float, digits: int, sign: float) -> float:
     # calculator would. Decimal strings avoid binary representation surprises.
     from decimal import ROUND_HALF_UP, Decimal
 
+    if abs(value) >= 2.0 ** 53:  # a float this large is a whole number: nothing to round (and Decimal's
+        return value             # 28 digits could not quantize it)
     quantum = Decimal(1).scaleb(-digits)
     return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..cache.build import BuildCache
@@ -43,6 +45,32 @@ def grid(sizes: list[int]) -> list[tuple[tuple[int, ...], str, list[list[str]]]]
         to = [[key(indices[:c] + (v,) + indices[c + 1:]) for v in range(n)] for c, n in enumerate(sizes)]
         cells.append((indices, key(indices), to))
     return cells
+
+
+@dataclass(frozen=True)
+class NumericWarning:
+    """A floating-point warning (numpy's RuntimeWarning: an overflow, a division by
+    zero, an invalid value) that an author's code gave: the file and line it points at,
+    which for numpy's own warnings is the line of the model that computed the value."""
+    file: Path
+    line: int | None
+    message: str
+
+
+def run_model(function, arguments: dict) -> tuple[Any, list[NumericWarning]]:
+    """Call a model's function, keeping the floating-point warnings it gives (in order)
+    instead of letting Python print them: the build reports them as its own one-line
+    problems, at the model's line. Any other warning goes on as it would have."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        output = function(**arguments)
+    numeric = []
+    for found in caught:
+        if issubclass(found.category, RuntimeWarning):
+            numeric.append(NumericWarning(Path(found.filename), found.lineno, str(found.message)))
+        else:
+            warnings.warn_explicit(found.message, found.category, found.filename, found.lineno)
+    return output, numeric
 
 
 def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ problems in all files are collected, so an author sees every error at once.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import ContentError, Problem
@@ -43,6 +44,7 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
             pages.append(page)
     if config:
         errors += _check_slugs(config, pages, kinds)
+    errors += _check_page_links(pages)
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
@@ -64,7 +66,8 @@ def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):
     doc = load_document(path, None)
     name = doc.meta.get("kind", DEFAULT_KIND if found[0].name == DEFAULT_KIND else found[0].name)
     if name not in kinds:
-        raise ContentError.one(path, f"unknown page kind {name!r}: expected one of {', '.join(sorted(kinds))}",
+        raise ContentError.one(path, f"unknown page kind {name!r}: expected one of {', '.join(sorted(kinds))}"
+                               + schema.did_you_mean(name, kinds),
                                schema.line_of(doc.text, "kind"), "kind")
     if name != found[0].name:
         raise ContentError.one(path, f"kind {name!r} keeps its content in {kinds[name].main_file}, not "
@@ -109,6 +112,31 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
                 path = page.path / kinds[page.kind].main_file
                 errors.append(Problem(path, f"unknown page {slug!r}: list it in site.toml or add its folder",
                                       schema.line_of(_source(path), "related"), "related"))
+    return errors
+
+
+# A link to another page in an author's Markdown: [text](page:slug#step-2), a reference
+# [name]: page:slug, <page:slug> or href="page:slug" (render/links.py resolves them).
+_PAGE_LINK = re.compile(r"""(?:\]\(\s*<?|^[ \t]*\[[^\]\n]+\]:[ \t]*<?|<|href=["'])page:([^\s)"'#>]*)""", re.M)
+
+
+def _check_page_links(pages: list) -> list[Problem]:
+    """Every page: link in every page's Markdown files names a page of the site: each one
+    that does not is an error at its file and line, with the nearest slug."""
+    slugs = sorted(page.slug for page in pages)
+    errors = []
+    for page in pages:
+        for path in sorted(page.path.rglob("*.md")):
+            text = _source(path)
+            if "page:" not in text:
+                continue
+            for match in _PAGE_LINK.finditer(text):
+                slug = match.group(1)
+                if slug in slugs or "{" in slug:  # a slug a template prints is checked once rendered
+                    continue
+                hint = schema.did_you_mean(slug, slugs) or f" (its pages: {', '.join(slugs)})"
+                errors.append(Problem(path, f"a link to 'page:{slug}' names no page of the site{hint}",
+                                      text.count("\n", 0, match.start(1)) + 1))
     return errors
 
 

@@ -8,6 +8,7 @@ anything stops, and reports unknown keys as warnings.
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import functools
 import re
 from dataclasses import dataclass, make_dataclass, replace
@@ -106,7 +107,9 @@ def identifier(value: str) -> str | None:
 
 def format_check(value: str) -> str | None:
     if formatter(value) is None:
-        return f"expected text, count, fixed:N (N from 0 to 9), significant:N (N from 1 to 9), percent or shape, found {value!r}"
+        return ("expected text, count, fixed:N (N from 0 to 9), significant:N (N from 1 to 9), percent or shape, "
+                f"found {value!r}" + did_you_mean(value, ("text", "count", "fixed:2", "significant:3", "percent",
+                                                          "shape")))
     return None
 
 
@@ -302,7 +305,8 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
                                   + _type_hint(value, option), line, name))
             continue
         if option.choices and value not in option.choices:
-            errors.append(Problem(path, f"expected {option.describe()}, found {value!r}", line, name))
+            errors.append(Problem(path, f"expected {option.describe()}, found {value!r}"
+                                  + did_you_mean(value, option.choices), line, name))
             continue
         if option.check and (message := option.check(value)):
             errors.append(Problem(path, message, line, name))
@@ -408,7 +412,16 @@ def _type_hint(value, option: Option) -> str:
 
 
 def _closest(key: str, schema: dict) -> str | None:
-    import difflib
+    return closest(key, list(schema), cutoff=0.75)
 
-    matches = difflib.get_close_matches(key, list(schema), n=1, cutoff=0.75)
+
+def closest(word, names, cutoff: float = 0.6) -> str | None:
+    """The name among `names` nearest to `word` (a slip of a letter or two), or None."""
+    matches = difflib.get_close_matches(str(word), [str(n) for n in names], n=1, cutoff=cutoff)
     return matches[0] if matches else None
+
+
+def did_you_mean(word, names) -> str:
+    """' (did you mean 'x'?)' for the name nearest to `word`, or '' when none is near."""
+    near = closest(word, names)
+    return f" (did you mean {near!r}?)" if near is not None and near != str(word) else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ContentError
+from ..load.schema import did_you_mean
 from .urls import EMBED_DIR, Urls
 
 # href="page:slug#fragment" in markup, href=\"page:slug\" in a page's JSON data.
@@ -30,9 +31,10 @@ def resolve_page_links(html: str, at: str, slugs: set[str], source_dir=None) -> 
     def link(match: re.Match) -> str:
         quote = match.group(1) + '"'
         slug, fragment = match.group(2), match.group(3) or ""
-        if slug not in slugs:
-            raise ContentError.one(source_dir or at, f"a prose link to 'page:{slug}' names no page of the site "
-                                                     f"(its pages: {', '.join(sorted(slugs))})")
+        if slug not in slugs:  # (loading checks the links an author wrote, at their lines: this is a printed one)
+            raise ContentError.one(source_dir or at, f"a prose link to 'page:{slug}' names no page of the site"
+                                                     f"{did_you_mean(slug, slugs)} (its pages: "
+                                                     f"{', '.join(sorted(slugs))})")
         href = f"href={quote}{urls.page(slug)}{fragment}{quote}"
         return f"target={quote}_blank{quote} rel={quote}noopener{quote} {href}" if in_embed else href
 

@@ -12,7 +12,7 @@ from types import ModuleType
 import numpy as np
 
 from ...compute.formats import formatter, plain
-from ...compute.states import State, finite, grid
+from ...compute.states import NumericWarning, State, finite, grid, run_model
 from ...errors import ContentError, Problem
 from ...load.models import line_in
 from ...load.schema import line_of
@@ -130,16 +130,21 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     where = f"{explainer.slug}, step {step.number} ({step.compute})"
     states = []
     warned: dict[str, list] = {}  # chart data key -> [first warning, its state, how many states]
+    numeric_warned: dict[tuple, list] = {}  # (file, line, message) -> [its first state, how many states]
     for indices, key, to in grid(sizes):
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
         try:
-            output = function(**choice)
+            output, numeric = run_model(function, choice)
         except Exception as err:  # author code: name the step and the state
             raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
                                    f"{type(err).__name__}: {err}",
                                    line=line_in(explainer.model_path, err)) from None
-        values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos)
+        numeric = [_located(warning, explainer) for warning in numeric]
+        values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos,
+                                                     numeric[0] if numeric else None)
+        for warning in numeric:
+            numeric_warned.setdefault((warning.file, warning.line, warning.message), [label, 0])[1] += 1
         for field, kind_name, issue in warnings:
             warned.setdefault(f"{field}.{issue.key}", [issue.message, label, 0, kind_name])[2] += 1
         readouts = []
@@ -162,11 +167,35 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     found = [Problem(step.path, f"{where} returned {kind_name} chart data for {first}: {message}"
                      + (f" (and {count - 1} other states)" if count > 1 else ""), field=name)
              for name, (message, first, count, kind_name) in warned.items()]
+    # A floating-point warning whose value still came out finite (a division by zero inside
+    # np.where, say): one line at the model's line, and --strict fails on it.
+    found += [Problem(file, f"{where}: numpy warned '{message}' for {first}"
+                      + (f" (and {count - 1} other states)" if count > 1 else ""), line)
+              for (file, line, message), (first, count) in numeric_warned.items()]
     return StepStates(step, states, default_key, constants, warnings=found)
 
 
+def _located(warning: NumericWarning, explainer: Explainer) -> NumericWarning:
+    """A numpy warning at the content file it points at (the model, or a helper of
+    content/_lib/), or, raised inside a library, at the model with no line."""
+    content = explainer.path.parent.resolve()
+    file = warning.file.resolve() if warning.file.is_absolute() else warning.file
+    if content in file.parents:
+        return NumericWarning(explainer.model_path if file == explainer.model_path.resolve() else file,
+                              warning.line, warning.message)
+    return NumericWarning(explainer.model_path, None, warning.message)
+
+
+def _not_finite(path: Path, message: str, cause: NumericWarning | None) -> ContentError:
+    """A NaN or infinity: at the step file, or at the model's line numpy warned on while
+    computing it (an overflow that became an infinity)."""
+    if cause is None:
+        return ContentError.one(path, message)
+    return ContentError.one(cause.file, f"{message}: numpy warned '{cause.message}' on this line", cause.line)
+
+
 def _check_output(output, step: Step, where: str, label: str, kinds: list,
-                  memos: _Memos) -> tuple[dict, list[dict], list[tuple]]:
+                  memos: _Memos, cause: NumericWarning | None = None) -> tuple[dict, list[dict], list[tuple]]:
     """The values, each chart's data and the charts' warnings (field, chart kind,
     issue): `"chart": {...}` for a step with one chart, or `"charts": [{...}, ...]`,
     one per chart in the step file's order."""
@@ -192,18 +221,18 @@ def _check_output(output, step: Step, where: str, label: str, kinds: list,
     values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
         if not finite(value, memos.finite):
-            raise ContentError.one(path, f"{where} returned a NaN or infinite value {name!r} for {label}")
+            raise _not_finite(path, f"{where} returned a NaN or infinite value {name!r} for {label}", cause)
     field = "chart" if count == 1 else "charts[{}]"
     data, warnings = [], []
     for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds)):
-        chart_data, issues = _check_chart(raw, chart, kind, path, where, label, memos, field.format(index))
+        chart_data, issues = _check_chart(raw, chart, kind, path, where, label, memos, field.format(index), cause)
         data.append(chart_data)
         warnings += [(field.format(index), chart.kind, issue) for issue in issues]
     return values, data, warnings
 
 
 def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _Memos,
-                 field: str) -> tuple[dict, list]:
+                 field: str, cause: NumericWarning | None = None) -> tuple[dict, list]:
     """A chart's data, checked by its kind; what the kind only warns about is returned."""
     chart_data = {str(k): _as_plain_array(v, memos.arrays) for k, v in raw.items()}
     unknown = sorted(set(chart_data) - set(kind.DATA))
@@ -212,7 +241,7 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _M
                                f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field=field)
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
-            raise ContentError.one(path, f"{where} returned NaN or infinite chart data {name!r} for {label}")
+            raise _not_finite(path, f"{where} returned NaN or infinite chart data {name!r} for {label}", cause)
     found = charts.check(kind, chart_data, chart)
     for issue in found:
         if not issue.warning:
