@@ -30,10 +30,11 @@ scorm: $(VENV)/.package node_modules/.package-lock.json
 serve: $(VENV)/.package node_modules/.package-lock.json
 	$(LENSA) serve --port $(PORT)
 
-# make new SLUG=my-topic [TITLE="My Topic"]: start an explainer from the working example.
+# make new SLUG=my-topic [TITLE="My Topic"] [SUBTITLE="..."] [AFTER=slug | BEFORE=slug]: start an
+# explainer from the working example (it asks for the subtitle when none is given).
 new: $(VENV)/.package
-	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"]"; exit 2; }
-	$(LENSA) new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)")
+	@test -n "$(SLUG)" || { echo "usage: make new SLUG=my-topic [TITLE=\"My Topic\"] [SUBTITLE=\"...\"] [AFTER=slug | BEFORE=slug]"; exit 2; }
+	$(LENSA) new "$(SLUG)" $(if $(TITLE),--title "$(TITLE)") $(if $(SUBTITLE),--subtitle "$(SUBTITLE)") $(if $(AFTER),--after "$(AFTER)") $(if $(BEFORE),--before "$(BEFORE)")
 
 # Regenerate the field reference in docs/authoring.md from the schema.
 docs: $(VENV)/.runtime

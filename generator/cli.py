@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
                   "added to the series in site.toml.", "New failed", site=False)
     new.add_argument("slug", help="the explainer's folder name and URL: lowercase letters, digits, hyphens")
     new.add_argument("--title", help="its title (default: made from the slug)")
+    new.add_argument("--subtitle", help="one line under the title, also in the series list (asked for when "
+                     "the terminal can answer; else left for you to write)")
+    place = new.add_mutually_exclusive_group()
+    place.add_argument("--after", metavar="SLUG", help="list it right after this explainer in site.toml "
+                       "(default: at the end of the series, with a comment)")
+    place.add_argument("--before", metavar="SLUG", help="list it right before this explainer in site.toml")
     return parser
 
 
@@ -190,7 +196,14 @@ def _serve(args, warnings: list[Problem]) -> int:
 def _new(args, warnings: list[Problem]) -> int:
     from .dev.scaffold import scaffold
 
-    created = scaffold(args.content, args.slug, args.title)
+    subtitle = args.subtitle
+    if subtitle is None and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            subtitle = input("Subtitle: one line under the title, the promise of what the reader will understand\n"
+                             "(Enter to write it later): ").strip()
+        except EOFError:
+            subtitle = ""
+    created = scaffold(args.content, args.slug, args.title, subtitle=subtitle, after=args.after, before=args.before)
     for line in created.report(Path.cwd(), program()):
         print(line)
     return 0

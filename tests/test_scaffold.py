@@ -1,6 +1,7 @@
-"""`new <slug>`: a working explainer that builds, passes check --strict,
-appears in the series and works in a browser, without site.toml or any
-existing file ever being rewritten."""
+"""`new <slug>`: a working explainer that builds, appears in the series where
+the author says (or at its end, saying so) and works in a browser, without
+site.toml or any existing file ever being rewritten; its placeholder text is
+named by `check` and refused by `check --strict` until the author replaces it."""
 import re
 import subprocess
 import sys
@@ -21,20 +22,47 @@ def cli(*args):
                           capture_output=True, text=True)
 
 
-def test_new_explainer_builds_checks_strict_and_joins_the_series(tmp_site, tmp_path):
+def make_it_mine(folder):
+    """What an author does next: every paragraph, title and placeholder the starter wrote,
+    written over (here, by a word of the author's in its first line)."""
+    from generator.dev.leftovers import _starter_texts
+
+    for path in folder.rglob("*.md"):
+        text = path.read_text()
+        for unit in _starter_texts():
+            at = unit.first_line.find(" ", unit.first_line.rfind("}") + 1)  # after its first word, past any tag
+            text = text.replace(unit.first_line, unit.first_line[:at] + " mine" + unit.first_line[at:])
+        path.write_text(text)
+
+
+def test_new_explainer_builds_joins_the_series_and_checks_strict_once_its_placeholders_are_replaced(tmp_site,
+                                                                                                     tmp_path):
     content = tmp_site()
     site_toml = (content / "site.toml").read_bytes()
-    created = cli("new", "my-topic", "--content", content)
+    created = cli("new", "my-topic", "--content", content, "--subtitle", "Where the numbers come from")
     assert created.returncode == 0, created.stderr
-    assert "Added it to the series" in created.stdout
+    assert "at the end of the series" in created.stdout
 
-    # site.toml: the author's text untouched, one [[series]] table appended.
+    # site.toml: the author's text untouched, one [[series]] table after the last, saying so.
     after = (content / "site.toml").read_bytes()
     assert after.startswith(site_toml)
     assert after[len(site_toml):].decode() == (
-        '\n[[series]]\nslug = "my-topic"\ntitle = "My Topic"\n'
-        'subtitle = "A one-line promise of what the reader will understand"\n')
+        '\n# my-topic: added by `new` at the end of the series; move this table to its place in the reading '
+        'order.\n[[series]]\nslug = "my-topic"\ntitle = "My Topic"\nsubtitle = "Where the numbers come from"\n')
+    assert 'subtitle = "Where the numbers come from"' in (content / "my-topic" / "explainer.md").read_text()
 
+    # The starter's own question, description, introduction... and steps: check names each, --strict refuses.
+    checked = cli("check", "--content", content)
+    assert checked.returncode == 0, checked.stderr
+    leftovers = [line for line in checked.stderr.splitlines() if line.startswith("warning:")]
+    fields = [re.search(r"\.md:\d+: (?:(\S+): )?the starter's", line).group(1) for line in leftovers]
+    assert fields == ["question", "description", "intro", "key-ideas", "questions", None, None], leftovers
+    assert '"What does temperature do to a softmax?"' in leftovers[0]
+    assert "01-temperature.md:" in leftovers[5] and "example step" in leftovers[5]
+    strict = cli("check", "--strict", "--content", content)
+    assert strict.returncode == 1 and "7 warnings, which --strict counts as errors" in strict.stderr
+
+    make_it_mine(content / "my-topic")
     checked = cli("check", "--strict", "--content", content)
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
     site = load_site(content)
@@ -50,6 +78,62 @@ def test_new_explainer_builds_checks_strict_and_joins_the_series(tmp_site, tmp_p
     assert built.returncode == 0, built.stderr
     index = (out / "index.html").read_text()
     assert 'href="my-topic/index.html"' in index and "My Topic" in index
+
+
+def test_the_entry_goes_where_the_author_says(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    original = (ROOT / "content" / "site.toml").read_text()
+    (content / "site.toml").write_text(original)
+    scaffold(content, "momentum", after="self-attention", subtitle="Keeping part of the last step")
+    scaffold(content, "adam", before="spotlight")
+    text = (content / "site.toml").read_text()
+    assert text.replace('[[series]]\nslug = "momentum"\ntitle = "Momentum"\nsubtitle = "Keeping part of the last '
+                        'step"\n\n', "").replace('[[extra]]\nslug = "adam"\ntitle = "Adam"\n\n', "") == original
+    import tomllib
+    table = tomllib.loads(text)
+    assert [e["slug"] for e in table["series"]][:2] == ["self-attention", "momentum"]
+    assert [e["slug"] for e in table["extra"]] == ["bert-masked-language-modeling", "adam", "spotlight"]
+    # The end of the series, by default: before the comment that opens [[extra]], not under it.
+    scaffold(content, "gradient-descent")
+    text = (content / "site.toml").read_text()
+    assert text.index('slug = "gradient-descent"') < text.index("# Related explainers")
+    assert [e["slug"] for e in tomllib.loads(text)["series"]][-1] == "gradient-descent"
+    with pytest.raises(GeneratorError, match="lists no 'nope'"):
+        scaffold(content, "other", after="nope")
+    assert not (content / "other").exists()
+
+
+def test_new_asks_for_the_subtitle_when_the_terminal_can_answer(tmp_site, monkeypatch, capsys):
+    from generator import cli as command
+
+    content = tmp_site()
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("builtins.input", lambda prompt: "  Asked for, and given  ")
+    assert command.main(["new", "asked", "--content", str(content)]) == 0
+    assert 'subtitle = "Asked for, and given"' in (content / "asked" / "explainer.md").read_text()
+    assert 'subtitle = "Asked for, and given"' in (content / "site.toml").read_text()
+
+
+def test_without_a_subtitle_none_is_made_up(tmp_site):
+    content = tmp_site()
+    made = cli("new", "quiet", "--content", content)  # no terminal to ask at
+    assert made.returncode == 0 and "no subtitle yet" in made.stdout
+    assert 'subtitle = ""' in (content / "quiet" / "explainer.md").read_text()
+    assert "subtitle" not in (content / "site.toml").read_text().split('slug = "quiet"')[1]
+
+
+def test_check_warns_about_the_placeholder_subtitle_an_older_new_wrote(tmp_site):
+    from generator.dev.leftovers import SUBTITLE_PLACEHOLDER
+
+    content = tmp_site()
+    site_toml = (content / "site.toml").read_text().replace("Not written yet.", SUBTITLE_PLACEHOLDER)
+    (content / "site.toml").write_text(site_toml)
+    warnings = []
+    load_site(content, warnings)
+    [warning] = warnings
+    assert warning.path == content / "site.toml" and warning.line == 12 and warning.field == "subtitle"
 
 
 def test_refuses_an_existing_folder_and_changes_nothing(tmp_site):
@@ -101,7 +185,9 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
     content = tmp_site()
     scaffold(content, "my-topic")
     out = tmp_path / "out"
-    result = build(content, out, THEMES, strict=True)
+    warnings = []
+    result = build(content, out, THEMES, warnings=warnings)
+    assert all("the starter's" in w.message for w in warnings)  # its example text, left for the author
     computed, spread = result.computed["my-topic"]
     page = offline_page.page
     page.goto((out / "my-topic" / "index.html").as_uri())

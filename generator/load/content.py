@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..dev.leftovers import starter_leftovers
 from ..errors import ContentError, Problem
 from ..kinds import KINDS_BY_NAME
 from ..site import DEFAULT_KIND, Site, SiteConfig
@@ -44,7 +45,10 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
             pages.append(page)
     if config:
         errors += _check_slugs(config, pages, kinds)
-    errors += _check_page_links(pages)
+    texts = {path: _source(path) for page in pages for path in sorted(page.path.rglob("*.md"))}
+    errors += _check_page_links(pages, texts)
+    if config:  # text `new` wrote that the author has not replaced yet: --strict refuses it
+        warnings += starter_leftovers(pages, texts, config.path, _source(config.path))
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
@@ -120,16 +124,13 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
 _PAGE_LINK = re.compile(r"""(?:\]\(\s*<?|^[ \t]*\[[^\]\n]+\]:[ \t]*<?|<|href=["'])page:([^\s)"'#>]*)""", re.M)
 
 
-def _check_page_links(pages: list) -> list[Problem]:
-    """Every page: link in every page's Markdown files names a page of the site: each one
-    that does not is an error at its file and line, with the nearest slug."""
+def _check_page_links(pages: list, texts: dict[Path, str]) -> list[Problem]:
+    """Every page: link in every page's Markdown files (`texts`, by path) names a page of
+    the site: each one that does not is an error at its file and line, with the nearest slug."""
     slugs = sorted(page.slug for page in pages)
     errors = []
-    for page in pages:
-        for path in sorted(page.path.rglob("*.md")):
-            text = _source(path)
-            if "page:" not in text:
-                continue
+    for path, text in texts.items():
+        if "page:" in text:
             for match in _PAGE_LINK.finditer(text):
                 slug = match.group(1)
                 if slug in slugs or "{" in slug:  # a slug a template prints is checked once rendered
