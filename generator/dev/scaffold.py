@@ -98,6 +98,7 @@ def _replace_file(path: Path, text: str) -> None:
     temp = path.with_name(f".{path.name}.new-{os.getpid()}")
     try:
         temp.write_text(text, encoding="utf-8")
+        shutil.copymode(path, temp)  # the file keeps its permissions
         os.replace(temp, path)
     except OSError:
         temp.unlink(missing_ok=True)
