@@ -380,17 +380,22 @@ def span_of(values) -> tuple[float, float] | None:
 def outside(values, span, name: str) -> tuple[str, float] | None:
     """The first value (as 'name[i][j]', value) of nested lists outside [low, high]."""
     low, high = span
+    found = span_of(values)
+    if found is None or (low <= found[0] and found[1] <= high):
+        return None
+    return first_value(values, name, lambda v: not low <= v <= high)
+
+
+def first_value(values, name: str, wrong) -> tuple[str, float] | None:
+    """The first number of nested lists for which wrong(number) holds, as ('name[i][j]', number)."""
     def walk(item, where):
         if isinstance(item, (list, tuple)):
             for index, value in enumerate(item):
                 found = walk(value, f"{where}[{index}]")
                 if found:
                     return found
-        elif is_number(item) and not low <= item <= high:
+        elif is_number(item) and wrong(item):
             return where, item
-        return None
-    found = span_of(values)
-    if found is None or (low <= found[0] and found[1] <= high):
         return None
     return walk(values, name)
 
@@ -501,17 +506,8 @@ def is_log(chart, axis: str) -> bool:
 def not_positive(values, name: str) -> tuple[str, float] | None:
     """The first value of nested lists that a log axis cannot draw (zero or below), as
     ('name[i][j]', value)."""
-    def walk(item, where):
-        if isinstance(item, (list, tuple)):
-            for index, value in enumerate(item):
-                found = walk(value, f"{where}[{index}]")
-                if found:
-                    return found
-        elif is_number(item) and item <= 0:
-            return where, item
-        return None
     found = span_of(values)
-    return None if found is None or found[0] > 0 else walk(values, name)
+    return None if found is None or found[0] > 0 else first_value(values, name, lambda v: v <= 0)
 
 
 def log_problem(values, name: str, option: str) -> str | None:
