@@ -138,13 +138,14 @@ def _with_entry(site_file: Path, text: str, table: dict, slug: str, title: str, 
     else:
         name = "series"
         series = [t for t in tables if t[0] == "series"]
-        if series:
+        if series:  # after the others: a place to confirm, which a comment says
             at = series[-1][2] + 1
-        else:  # before the first table (and the comments above it), after the top-level keys
+            comment = [f"# {slug}: added by `new` at the end of the series; move this table to its place in "
+                       "the reading order."]
+            placed = "at the end of the series (a comment in it says so)"
+        else:  # the first of the series: before the first table (and its comments), after the top-level keys
             at = _leading_comments(lines, tables[0][1]) if tables else len(lines)
-        comment = [f"# {slug}: added by `new` at the end of the series; move this table to its place in the "
-                   "reading order."]
-        placed = "at the end of the series (a comment in it says so)"
+            comment, placed = [], "as the first of the series"
     entry = [f"[[{name}]]", f"slug = {_quoted(slug)}", f"title = {_quoted(title)}"]
     if subtitle:
         entry.append(f"subtitle = {_quoted(subtitle)}")
