@@ -71,7 +71,9 @@ def choose(section, control, index):
         slider.fill(str(index))
         assert slider.input_value() == str(index), (control.label, index)
         assert slider.get_attribute("aria-valuetext") == text, (control.label, index)
-        assert slider.locator("xpath=following-sibling::output").inner_text() == text, (control.label, index)
+        # The value written beside the track is the <output> that names the slider in its for.
+        shown = section.locator(f'output[for="{slider.get_attribute("id")}"]')
+        assert shown.inner_text() == text, (control.label, index)
         return slider
     group = section.get_by_role("group", name=control.label, exact=True)
     # A button's accessible name is its text, then its detail (the second line), if any.
