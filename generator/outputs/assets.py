@@ -1,12 +1,14 @@
 """Static files a build ships: the theme's CSS and runtime, and plotly.js.
 
-plotly.js is shipped as the partial "cartesian" bundle that package.json pins:
-it holds the heatmap and bar traces the chart kinds draw, at about a third of
-the full bundle's size. In this repository's checkout it is the one `npm ci`
-(which the Makefile runs) puts in node_modules/; installed, the copy inside the
-package (resources.py). Without either, the full bundle inside the plotly
-Python package is the fallback. Either way the file is found on disk without
-importing plotly (importing it costs more than the rest of the build).
+plotly.js is shipped as the partial "basic" bundle that package.json pins: it
+holds the scatter and bar traces, which is all the chart kinds draw (their
+marks are layout shapes and pictures over those traces, and a colour bar rides
+on a scatter trace), at about a quarter of the full bundle's size. In this
+repository's checkout it is the one `npm ci` (which the Makefile runs) puts in
+node_modules/; installed, the copy inside the package (resources.py). Without
+either, the full bundle inside the plotly Python package is the fallback.
+Either way the file is found on disk without importing plotly (importing it
+costs more than the rest of the build).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from ..render.theme import Theme
 from ..resources import plotly_bundle
 
 PLOTLY_NAME = "plotly.min.js"  # the name under build/assets/, whichever bundle it holds
-PARTIAL_BUNDLE = Path("plotly.js-cartesian-dist-min") / "plotly-cartesian.min.js"
+PARTIAL_BUNDLE = Path("plotly.js-basic-dist-min") / "plotly-basic.min.js"
 
 
 def find_plotly_js(node_modules: Path | None = None) -> Path:
