@@ -431,8 +431,19 @@ HOW = """\
   per step; every array that recurs is stored once per page and referenced. The charts and tables are
   interned apart from the text, once per explainer: the dev server keeps them across prose edits, and each
   step's embed takes its part of the page's pool instead of interning its step again.
+- **plotly.js fetched early, run when needed.** Evaluating plotly.js holds a phone's main thread for about half a
+  second, so the runtime starts without it: controls answer at once from the page data (readouts, prose, tables),
+  and each chart's still drawing (render/poster.py) stands in for Plotly's, faded and saying so once the reader
+  has chosen another state. The page preloads plotly.js at low priority; the runtime runs it when a chart near the
+  view must show a state its drawing does not (a tap, a deep link), when the reader taps a chart, on a device that
+  hovers once a chart is within a screen of the view (for its hover labels), or when a script asks. It runs after
+  the tap's answer is painted, and the chart then draws the state chosen last. Taps before runtime.js has run are
+  kept by a few lines in the page's head and replayed. A page that is only read on a phone never runs plotly.js,
+  and neither do the embeds of a course page that the reader does not touch (browser tests check all of it).
 - **Lazy charts.** A chart is drawn when it comes within 200 px of the viewport (IntersectionObserver), so the
   first view draws only what is on screen (a browser test checks it).
+- **Small own bytes.** The theme's scripts and stylesheets are shipped without their comments and spaces (rjsmin,
+  rcssmin), which halves the runtime's bytes.
 - **Minimal redraws.** A changed trace costs Plotly about a newPlot, whatever changed in it, so the marks
   that change with the controls are layout shapes and pictures, over traces that stay the same: bars (and
   their written values, as shape labels) and lines are shapes, several series with a legend of traces that
