@@ -252,3 +252,18 @@ def test_the_single_file_copy_runs_its_inline_plotly_when_a_tap_needs_it(browser
     assert re.search(r"plotly\.js", page.evaluate("document.querySelector('[data-plotly]').textContent.slice(0, 300)"))
     assert errors == []
     context.close()
+
+
+def test_a_word_pressed_before_the_games_runtime_has_started_is_kept(browser, built_site):
+    out, _ = built_site
+    with PagesServer() as server:
+        site = server.publish("site", out)
+        context, page, held, errors = open_page(browser, site + "spotlight/index.html", hold=("game.js",))
+        word = page.locator("section[data-round] button[data-control]").first
+        word.tap()
+        assert word.get_attribute("aria-pressed") == "false", "nothing answers yet"
+        held["game.js"].release()
+        page.wait_for_function("window.gameRuntime")
+        assert word.get_attribute("aria-pressed") == "true"
+        assert len(page.evaluate("window.__shown")) >= 1 and errors == []
+        context.close()
