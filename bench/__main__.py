@@ -7,12 +7,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import build_time, clicks, first_view, phone, rebuild, report, scaling
+from . import build_time, clicks, first_view, lighthouse, phone, rebuild, report, scaling
 from .common import CONTENT, PYTHON, ROOT, machine, run
 
 CHART_KINDS = ROOT / "tests" / "fixtures" / "charts" / "content"
 
-SECTIONS = ("build", "rebuild", "bytes", "phone", "clicks", "scaling")
+SECTIONS = ("build", "rebuild", "bytes", "phone", "lighthouse", "clicks", "scaling")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,11 +46,14 @@ def main(argv: list[str] | None = None) -> int:
             results["bundle"] = report.bundle_name()
             _section("First view", lambda: first_view.measure(site, slugs), results, "bytes")
         if "phone" in sections:
-            # Pages with charts: a page without (the game) loads no plotly.js.
-            pages = [f"{slug}/index.html" for slug in slugs
-                     if "data-chart" in (site / slug / "index.html").read_text("utf-8")]
+            # Every page with controls: the explainers (a chart each) and the game (its first tap).
+            pages = [f"{slug}/index.html" for slug in slugs]
             _section("First view on a throttled phone", lambda: phone.measure(site, pages, min(runs, 5)),
                      results, "phone")
+        if "lighthouse" in sections:
+            # Every page and embed, or one embed of each kind with --quick.
+            paths = lighthouse.pages(site, every_embed=not args.quick)
+            _section("Lighthouse", lambda: lighthouse.measure(site, paths), results, "lighthouse")
         if "clicks" in sections:
             # The chart-kind fixture too: a step for every kind and variant (tests/fixtures/charts).
             kinds_site = Path(temp) / "kinds"

@@ -14,7 +14,7 @@ from generator.cache.disk import CACHE_ENV
 from .common import CONTENT, PYTHON, median, run, timed, timed_cpu
 
 # Packages a build may import; anything else third-party is reported as unexpected.
-EXPECTED = {"numpy", "jinja2", "markupsafe", "markdown", "pygments"}
+EXPECTED = {"numpy", "jinja2", "markupsafe", "markdown", "pygments", "rjsmin", "rcssmin"}
 FORBIDDEN = {"plotly", "livereload", "tornado"}
 
 

@@ -21,7 +21,7 @@ def page_bytes(page: Path) -> dict:
     refs.feed(html.decode("utf-8"))
     match = DATA_SCRIPT.search(html.decode("utf-8"))
     data = match.group(1).encode("utf-8") if match else b""
-    sizes = {"html": gz(html), "data": gz(data), "css": 0, "runtime": 0, "plotly": 0}
+    sizes = {"html": gz(html), "data": gz(data), "css": 0, "runtime": 0, "plotly": 0, "icon": 0}
     files = []
     for ref, kind in refs.found:
         path = (page.parent / ref.split("?")[0].split("#")[0]).resolve()
@@ -29,10 +29,10 @@ def page_bytes(page: Path) -> dict:
         if kind == "script" and "plotly" in path.name:
             sizes["plotly"] += size
         else:
-            sizes["css" if kind == "style" else "runtime"] += size
+            sizes[{"style": "css", "icon": "icon"}.get(kind, "runtime")] += size
         files.append({"file": path.name, "gzip": size, "raw": path.stat().st_size})
     sizes["markup"] = sizes["html"] - sizes["data"]  # approximate: the two compress together
-    sizes["own"] = sizes["html"] + sizes["css"] + sizes["runtime"]
+    sizes["own"] = sizes["html"] + sizes["css"] + sizes["runtime"] + sizes["icon"]
     sizes["total"] = sizes["own"] + sizes["plotly"]
     sizes["files"] = files
     sizes["html_raw"] = len(html)
@@ -41,7 +41,8 @@ def page_bytes(page: Path) -> dict:
 
 
 class _References(HTMLParser):
-    """Stylesheets and scripts a page loads (all of them load on first view)."""
+    """Stylesheets, scripts and the icon a page loads (all of them load on first view;
+    a preloaded script is fetched with the page, whether or not it runs)."""
 
     def __init__(self):
         super().__init__()
@@ -49,7 +50,12 @@ class _References(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "link" and "stylesheet" in (attrs.get("rel") or "").split() and attrs.get("href"):
+        rel = (attrs.get("rel") or "").split()
+        if tag == "link" and "stylesheet" in rel and attrs.get("href"):
             self.found.append((attrs["href"], "style"))
+        elif tag == "link" and "preload" in rel and attrs.get("as") == "script" and attrs.get("href"):
+            self.found.append((attrs["href"], "script"))
+        elif tag == "link" and "icon" in rel and attrs.get("href") and not attrs["href"].startswith("data:"):
+            self.found.append((attrs["href"], "icon"))
         elif tag == "script" and attrs.get("src"):
             self.found.append((attrs["src"], "script"))

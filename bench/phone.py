@@ -1,104 +1,82 @@
-"""First view on a throttled phone: each page served gzipped over HTTP (as GitHub
-Pages serves it) to headless Chromium slowed to 4× CPU, 1.6 Mbit/s down and a
-150 ms round trip, with an empty cache. The reader scrolls to the first chart
-and waits for it. The figures are times from the navigation's start: until the
-first chart shows (a drawing of its default state in the HTML, or Plotly's), until
-Plotly has drawn it, and until a first click has been handled (the runtime's
-"explainer:state" event)."""
+"""First view and first tap on a throttled phone: each page served gzipped over
+HTTP (as GitHub Pages serves it) to headless Chromium slowed to 4× CPU, 1.6 Mbit/s
+down and a 150 ms round trip, with an empty cache, a phone's viewport and a touch
+screen. The reader scrolls to the first step and, from the moment its first
+control shows, taps that control's other value every 300 ms until the page
+answers. The figures are times from the navigation's start: until the first chart
+shows (the drawing of its default state in the HTML), until the first tap is
+answered (the readouts, prose and table show the tapped state: the runtime's
+"explainer:state" event), and until Plotly's chart shows the tapped state (its
+"explainer:drawn" event). A page without charts (the game) has the first tap only."""
 from __future__ import annotations
 
-import gzip
-import mimetypes
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+import time
 from pathlib import Path
 
-from .common import CHROMIUM, CHROMIUM_ARGS, GZIP_LEVEL, median
+from .common import CHROMIUM, CHROMIUM_ARGS, median
+from .serving import served
 
 CPU_SLOWDOWN = 4
 DOWNLOAD_BYTES_PER_S = 1.6e6 / 8
 UPLOAD_BYTES_PER_S = 750e3 / 8
 ROUND_TRIP_MS = 150
 VIEWPORT = {"width": 412, "height": 823}
+TAP_EVERY_S = 0.3
+MEASURES = ("shown", "answered", "plotted")
 
-# Runs in the page before its own scripts: notes when the first chart shows.
+# Runs in the page before its own scripts: notes when the first chart shows, every
+# state shown and every chart Plotly drew (with their keys), and the first tap.
 _WATCH = """
 (() => {
-  const seen = window.__firstView = {};
+  const seen = window.__firstView = { states: [], drawn: [] };
   const look = () => {
     const chart = document.querySelector("[data-chart]");
-    if (!chart) return;
-    if (seen.shown === undefined && chart.querySelector("svg")) seen.shown = performance.now();
-    if (seen.plotted === undefined && chart.querySelector(".main-svg")) seen.plotted = performance.now();
+    if (chart && seen.shown === undefined && chart.querySelector("svg")) seen.shown = performance.now();
   };
   new MutationObserver(look).observe(document, { childList: true, subtree: true });
-  document.addEventListener("explainer:state", () => {
-    if (seen.clicked === undefined) seen.clicked = performance.now();
-  });
+  document.addEventListener("explainer:state", (e) => seen.states.push([performance.now(), e.detail.key]));
+  document.addEventListener("explainer:drawn", (e) => seen.drawn.push([performance.now(), e.detail.key]));
+  // When the finger came down (the event's own time), however busy the page was then.
+  document.addEventListener("pointerdown", (e) => {
+    if (seen.tapped === undefined) seen.tapped = e.timeStamp;
+  }, true);
 })();
 """
 
-
-class _GzipHandler(SimpleHTTPRequestHandler):
-    """Files from the build, compressed as a static host sends them."""
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        if not path.is_file():
-            self.send_error(404)
-            return None
-        body = path.read_bytes()
-        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        compressible = kind.startswith("text/") or kind in ("application/javascript", "application/json",
-                                                             "image/svg+xml")
-        if compressible:
-            body = gzip.compress(body, GZIP_LEVEL, mtime=0)
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        if compressible:
-            self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return _Body(body)
-
-    def log_message(self, *args):  # quiet
-        pass
+# The control a reader taps: the first step's first button not pressed (an explainer),
+# or the first word of the first round (the game).
+_TARGET = ("section[data-step] [data-control] button[data-index][aria-pressed=false], "
+           "section[data-round] button[data-control]")
 
 
-class _Body:
-    def __init__(self, data: bytes):
-        self.data = data
-
-    def read(self, *args):
-        data, self.data = self.data, b""
-        return data
-
-    def close(self):
-        pass
+# The first state shown after the first tap (a game shows its round's state as it starts).
+_ANSWERED = """() => {
+  const seen = window.__firstView;
+  const after = seen.tapped === undefined ? [] : seen.states.filter(([time]) => time >= seen.tapped);
+  return after.length ? after[0][0] : null;
+}"""
 
 
 def measure(build_dir: Path, paths: list[str], runs: int) -> dict:
-    """{page path: {"shown", "plotted", "clicked": median ms, "runs": [...]}}."""
+    """{page path: {"shown", "answered", "plotted": median ms (None where the page has
+    no chart), "runs": [...]}}."""
     from playwright.sync_api import sync_playwright
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_GzipHandler, directory=str(build_dir)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
     results = {}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for path in paths:
-                samples = [_one_view(browser, base + path) for _ in range(runs)]
-                results[path] = {key: median([s[key] for s in samples]) for key in ("shown", "plotted", "clicked")}
-                results[path]["runs"] = samples
-            browser.close()
-    finally:
-        server.shutdown()
+    with served(build_dir) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for path in paths:
+            samples = [_one_view(browser, base + path) for _ in range(runs)]
+            results[path] = {key: _median(s[key] for s in samples) for key in MEASURES}
+            results[path]["taps"] = median([s["taps"] for s in samples])
+            results[path]["runs"] = samples
+        browser.close()
     return results
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return median(values) if values else None
 
 
 def _one_view(browser, url: str) -> dict:
@@ -113,15 +91,34 @@ def _one_view(browser, url: str) -> dict:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     page.add_init_script(_WATCH)
     page.goto(url, wait_until="commit")
-    chart = page.locator("[data-chart]").first
-    chart.wait_for(state="attached", timeout=60_000)
-    chart.scroll_into_view_if_needed()
-    page.wait_for_function("() => window.__firstView.shown !== undefined", timeout=60_000)
-    page.wait_for_function("() => window.__firstView.plotted !== undefined", timeout=60_000)
-    section = page.locator("section[data-step]").first
-    button = section.locator("button[data-index][aria-pressed=false]").first
-    button.click()
-    page.wait_for_function("() => window.__firstView.clicked !== undefined", timeout=60_000)
-    times = page.evaluate("() => window.__firstView")
+    target = page.locator(_TARGET).first
+    target.wait_for(state="attached", timeout=60_000)
+    # The reader scrolls to the step (or round) and its figure, and taps as soon as the control shows.
+    target.evaluate("b => (b.closest('section') || b).scrollIntoView({ block: 'start' })")
+    target.wait_for(state="visible", timeout=60_000)
+    has_chart = page.locator("[data-chart]").count() > 0
+    taps = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        box = target.bounding_box()
+        if box:
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            taps += 1
+        time.sleep(TAP_EVERY_S)
+        if page.evaluate(_ANSWERED):
+            break
+    else:
+        raise RuntimeError(f"{url}: no tap was answered within 60 s")
+    seen = page.evaluate("window.__firstView")
+    answered = page.evaluate(_ANSWERED)
+    plotted = None
+    if has_chart:
+        # Plotly's chart of the state chosen last (every tap chose the same value).
+        last = seen["states"][-1][1]
+        page.wait_for_function("key => window.__firstView.drawn.some(d => d[1] === key)", arg=last,
+                               timeout=60_000)
+        seen = page.evaluate("window.__firstView")
+        plotted = next(t for t, k in seen["drawn"] if k == last)
     context.close()
-    return {key: float(times[key]) for key in ("shown", "plotted", "clicked")}
+    return {"shown": seen.get("shown") if has_chart else None, "answered": answered, "plotted": plotted,
+            "taps": taps, "first_tap": seen.get("tapped")}

@@ -87,13 +87,17 @@ def rendered_pages(out: Path) -> list[Path]:
 
 def wait_for_runtime(page) -> None:
     """Wait until the page's runtime has started, whatever the page's kind: an
-    explainer's (with plotly.js) or a game's. Pages without one (index, 404) return at once."""
-    page.wait_for_function("""() => (!document.getElementById("explainer-data") || (window.explainerRuntime && window.Plotly))
+    explainer's (which starts without plotly.js, and runs it when a chart needs it)
+    or a game's. Pages without one (index, 404) return at once."""
+    page.wait_for_function("""() => (!document.getElementById("explainer-data") || window.explainerRuntime)
         && (!document.getElementById("game-data") || window.gameRuntime)""")
 
 
 def draw_every_chart(page) -> None:
-    """Scroll each chart into view, as a reader would, so the lazy runtime draws it."""
+    """Scroll each chart into view, as a reader would, with plotly.js run (as a hover
+    or a tap has the runtime do), so the lazy runtime draws it with Plotly."""
+    page.wait_for_function("() => window.explainerRuntime")
+    page.evaluate("() => window.explainerRuntime.plotly().then(() => true)")
     for chart in page.locator("[data-chart]").all():
         chart.scroll_into_view_if_needed()
         chart.locator(".main-svg").first.wait_for()

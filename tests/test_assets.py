@@ -118,7 +118,22 @@ def test_installed_partial_bundle_matches_the_pinned_version():
     import json
 
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    pinned = lock["packages"]["node_modules/plotly.js-cartesian-dist-min"]["version"]
+    pinned = lock["packages"][f"node_modules/{assets.PARTIAL_BUNDLE.parts[0]}"]["version"]
     head = (ROOT / "node_modules" / assets.PARTIAL_BUNDLE).read_text(errors="replace")[:200]
     assert f"v{pinned}" in head
     assert assets.find_plotly_js() == ROOT / "node_modules" / assets.PARTIAL_BUNDLE
+
+
+def test_the_themes_scripts_and_styles_ship_without_comments_and_plotly_as_it_is(tmp_path):
+    script = tmp_path / "runtime.js"
+    script.write_text("/* Why this runs. */\nvar answer = 'a // not a comment';  // the answer\n")
+    sheet = tmp_path / "style.css"
+    sheet.write_text("/* Colours. */\nbody {\n  color: black;\n}\n")
+    plotly = tmp_path / "plotly.min.js"
+    plotly.write_text("/* plotly.js v4 */ var Plotly = {};")
+    memo: dict = {}
+    files = assets.shipped({"runtime.js": script, "style.css": sheet, assets.PLOTLY_NAME: plotly}, memo)
+    assert files["runtime.js"] == b"var answer='a // not a comment';\n"
+    assert files["style.css"] == b"body{color:black}\n"
+    assert files[assets.PLOTLY_NAME] == plotly, "plotly.js goes out as the file it is"
+    assert assets.shipped({"runtime.js": script}, memo)["runtime.js"] is files["runtime.js"], "kept while unchanged"

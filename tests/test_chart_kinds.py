@@ -142,8 +142,8 @@ def test_axis_and_colour_ranges_stay_the_same_in_every_state_and_hold_every_valu
                         for j, value in enumerate(row):
                             if mask is None or not mask[i][j]:
                                 assert low <= value <= high, f"{step.step.compute}: {value} is clipped"
-            traces = [t for f in figures for t in f["data"] if t["type"] == "heatmap"]
-            assert {(t["zmin"], t["zmax"]) for t in traces} <= {(low, high)}
+            keys = [t["marker"] for f in figures for t in f["data"] if t.get("marker", {}).get("showscale")]
+            assert {(key["cmin"], key["cmax"]) for key in keys} <= {(low, high)}
         if kind == "blocks":
             strips = {json.dumps(f["data"]) for f in figures}
             assert len(strips) == 1, "the strip's colour bar (its range) is the same in every state"

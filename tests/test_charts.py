@@ -230,7 +230,7 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
                                 "range": [-2, 2]})
     two = kind.figure(chart(), {"sizes": [4], "labels": ["a"], "values": [1.0, 1.5, -0.5, 0.25], "range": [-2, 2]})
     assert one["data"] == two["data"], "the colour bar's trace is the same: Plotly keeps the figure"
-    assert one["data"][0]["zmin"] == -2 and one["data"][0]["zmax"] == 2
+    assert one["data"][0]["marker"]["cmin"] == -2 and one["data"][0]["marker"]["cmax"] == 2
     assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
     from urllib.parse import unquote

@@ -124,6 +124,7 @@ GERMAN = {
     "date_format": "{day}. {month} {year}", "previous": "Vorherige Erklärung", "next": "Nächste Erklärung",
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
     "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
+    "chart_pending": "Noch die vorige Wahl: das Diagramm lädt",
     "show_data": "Daten zeigen", "data_item": "Eintrag", "data_value": "Wert", "data_position": "Stelle",
     "data_state": "Zustand", "data_masked": "maskiert", "data_removed": "entfernt", "data_threshold": "Schwelle",
     "data_highlighted": "hervorgehoben", "data_faded": "abgeblendet", "data_leads_to": "Führt zu",

@@ -165,6 +165,9 @@ LABELS = {
     "planned": Option((str,), "Marks a planned explainer that is not published yet.", default="coming soon"),
     "no_script": Option((str,), "Shown where a chart would be when JavaScript is off.",
                         default="Turn on JavaScript to see the interactive chart; the text shows the default state."),
+    "chart_pending": Option((str,), "Over a chart's still drawing when the reader has chosen another state and "
+                            "the interactive chart is still loading (the readouts, prose and table already show "
+                            "the new one).", default="Showing the previous choice: the chart is on its way"),
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
     "data_item": Option((str,), "Data table heading for the labelled items of a chart with no axis title.",

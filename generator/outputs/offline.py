@@ -6,6 +6,9 @@ The copy is made from the rendered page, not from a template of its own, so
 it always shows exactly what the site shows. Inside it:
 - scripts and stylesheets of the build become inline <script> and <style>
   (deferred scripts move to the end of <body>, where they run in the same order);
+- a script the page preloads to run later (plotly.js, which runtime.js runs when a
+  chart needs it) becomes its text in a <script type="text/plain"> that does not
+  run, keeping the preload's other attributes, for the page's script to run;
 - any other file of the build it refers to (an image, a font) becomes a data: URI;
 - links to other pages of the site point at base_url when there is one, and
   otherwise stop being links, because those pages are not beside the copy;
@@ -56,6 +59,9 @@ _REFERENCES = {"href", "src"}
 _SCRIPT_DROPS = {"src", "defer", "async", "integrity", "crossorigin", "referrerpolicy", "fetchpriority",
                  "charset", "blocking"}
 _STYLE_KEEPS = {"media", "title", "id", "nonce"}
+# What a preloaded script's inert copy drops of its <link>: what fetches the file.
+_PRELOAD_DROPS = {"rel", "href", "as", "type", "fetchpriority", "crossorigin", "integrity", "referrerpolicy",
+                  "media", "blocking", "imagesrcset", "imagesizes"}
 _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
 # A link in a page's JSON data (prose HTML inside a JSON string): href=\"...\".
 _DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
@@ -310,6 +316,9 @@ class _Copy(_Walk):
             self._edits.append((at, end + 1 if self._source.startswith("\n", end) else end, ""))
         elif tag == "link" and "stylesheet" in rel and "alternate" not in rel and (values.get("href") or "").strip():
             self._inline_stylesheet(text, attributes, values["href"], at)
+        elif tag == "link" and "preload" in rel and (values.get("as") or "").strip().lower() == "script" \
+                and (values.get("href") or "").strip():
+            self._inline_preload(text, attributes, values["href"], at)
         else:
             self._rewrite_references(text, attributes, at)
 
@@ -371,6 +380,14 @@ class _Copy(_Walk):
         script = f"<script{kept_attributes}>{_script_file(_read(self._files[path]), self._scripts)}</script>"
         deferred = "defer" in values or "async" in values or (values.get("type") or "").strip().lower() == "module"
         self._script = (at, script, deferred)
+
+    def _inline_preload(self, text: str, attributes: list[_Attribute], href: str, at: int):
+        path = self._file(href, text, at)
+        if path is None:
+            return  # a file of another site: the copy preloads it as the page does
+        kept_attributes = "".join(f" {text[a.begin:a.end]}" for a in attributes if a.name not in _PRELOAD_DROPS)
+        script = _script_file(_read(self._files[path]), self._scripts)
+        self._edits.append((at, at + len(text), f'<script type="text/plain"{kept_attributes}>{script}</script>'))
 
     def _inline_stylesheet(self, text: str, attributes: list[_Attribute], href: str, at: int):
         path = self._file(href, text, at)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import partial
+from urllib.parse import quote
 
 from ..cache.build import BuildCache
 from ..errors import ContentError
@@ -52,6 +53,8 @@ def _index_page(context: RenderContext) -> Page:
     return Page("index.html", html, updated=max((page.updated for page in site.pages), default=None))
 
 
+# The site's icon, a file of the theme's static/ (the 404 page carries it inline).
+FAVICON = "favicon.svg"
 # Folders every build has at its root; with the pages' slugs they let the
 # 404 page find the site's root from a missing address without any request.
 TOP_LEVEL_FOLDERS = {ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, "index.html"}
@@ -66,8 +69,10 @@ def _not_found_page(context: RenderContext) -> Page:
     urls = context.urls("404.html")
     common = {**context.common(urls), "root": None,
               "home": f"{site.config.base_url}index.html" if site.config.base_url else "index.html"}
+    icon = context.theme.static_files().get(FAVICON)
     html = context.theme.render("404.html", **common, head=seo.not_found_head(site),
                                 inline_css=context.theme.stylesheet_text(),
+                                inline_icon="data:image/svg+xml," + quote(icon.read_text("utf-8")) if icon else "",
                                 top_level=sorted(TOP_LEVEL_FOLDERS | {page.slug for page in site.pages}))
     return Page("404.html", html, indexed=False)
 

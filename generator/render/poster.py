@@ -386,17 +386,23 @@ def _scatter(trace: dict, plot: _Plot) -> str:
     colour = trace.get("line", {}).get("color") or trace.get("marker", {}).get("color") or "currentColor"
     if isinstance(colour, list):
         colour = colour[0]
-    points = [(plot.px(x), plot.py(y)) for x, y in zip(xs, ys) if x is not None and y is not None]
+    texts = list(trace.get("text") or []) if "text" in mode else []
+    kept = [(x, y, texts[i] if i < len(texts) else None) for i, (x, y) in enumerate(zip(xs, ys))
+            if x is not None and y is not None]
+    points = [(plot.px(x), plot.py(y)) for x, y, _ in kept]
     out = []
     if "lines" in mode:
         out += [f'<line x1="{a[0]:.3f}%" y1="{a[1]:.3f}%" x2="{b[0]:.3f}%" y2="{b[1]:.3f}%" '
                 f'style="stroke:{colour};stroke-width:{trace.get("line", {}).get("width", 2)}px"/>'
                 for a, b in zip(points, points[1:])]
+    # Markers and their text past the axes are clipped away, as Plotly clips them (a
+    # colour bar's own trace sits there: charts/common.py, colour_key).
+    shown = [(point, text) for point, (x, y, text) in zip(points, kept)
+             if _inside(plot.x, x) and _inside(plot.y, y)]
     if "markers" in mode:
-        out += [f'<circle cx="{x:.3f}%" cy="{y:.3f}%" r="4" style="fill:{colour}"/>' for x, y in points]
-    if "text" in mode and trace.get("text"):
-        out += [_text(str(t), f"{x:.3f}%", y, _FONT, None, "middle", "text-after-edge", percent_y=True, dy=-6)
-                for (x, y), t in zip(points, trace["text"])]
+        out += [f'<circle cx="{x:.3f}%" cy="{y:.3f}%" r="4" style="fill:{colour}"/>' for (x, y), _ in shown]
+    out += [_text(str(text), f"{x:.3f}%", y, _FONT, None, "middle", "text-after-edge", percent_y=True, dy=-6)
+            for (x, y), text in shown if text is not None]
     return "".join(out)
 
 

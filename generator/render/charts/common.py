@@ -222,12 +222,16 @@ def levelled(fraction: float, levels: int = 256) -> float:
 
 
 def colour_key(span, scale: str) -> dict:
-    """A trace that only carries the colour bar of a chart drawn as pictures: the scale's
-    two ends, at cells out of view (left of and above any chart's cells, which start at
-    -0.5). The same for every state with the same range, so it never makes Plotly redraw."""
+    """A trace that only carries the colour bar of a chart drawn as pictures: two markers
+    coloured by the scale's two ends, out of view (left of and below any chart's cells,
+    which start at -0.5). A scatter trace, so the basic plotly.js bundle, which has no
+    heatmap, draws every chart kind. The same for every state with the same range, so it
+    never makes Plotly redraw."""
     low, high = span
-    return {"type": "heatmap", "z": [[low, high]], "x": [-3, -2], "y": [-3], "zmin": low, "zmax": high,
-            "colorscale": colourscale(scale), "showscale": True, "colorbar": COLORBAR, "hoverinfo": "skip"}
+    marker = {"color": [low, high], "cmin": low, "cmax": high, "colorscale": colourscale(scale),
+              "showscale": True, "colorbar": COLORBAR}
+    return {"type": "scatter", "mode": "markers", "x": [-3, -2], "y": [-3, -3], "marker": marker,
+            "showlegend": False, "hoverinfo": "skip"}
 
 
 def _svg_uri(svg: str) -> str:

@@ -255,6 +255,11 @@
   rounds.forEach(function (round) { round.showResult(); });
   showScore();
   if (!apply(location.hash)) show(0, false);
+  // Words the reader pressed before this script ran (the page's head kept them,
+  // templates/_early_input.html), in order: none is lost.
+  (window.lensaEarlyInput || []).forEach(function (target) {
+    rounds.forEach(function (round) { if (round.buttons.indexOf(target) >= 0) round.toggle(target); });
+  });
   updateLinks();
 
   // The score as an LMS records it (scorm.js, docs/lms.md): the best stars of every round

@@ -1,7 +1,23 @@
 /* The browser runtime: generic, it knows controls, states, readouts, charts
    and prose, and nothing about any explainer's subject. It never computes a
    number; it only looks up the state the build precomputed.
-   Classic script (no modules, no fetch): pages must run from file://. */
+   Classic script (no modules, no fetch): pages must run from file://.
+
+   It starts without plotly.js. Controls answer at once from the page data
+   (readouts, prose, tables), and each chart's still drawing (render/poster.py)
+   stands in for Plotly's until plotly.js is needed: evaluating it holds a
+   phone's main thread for half a second, so the page preloads it and the
+   runtime runs it only when a chart near the screen must show a state its
+   drawing does not (a tap, a deep link), when the reader clicks a chart, on a
+   device that hovers once a chart nears the screen (for its hover labels), or
+   when a script asks (explainerRuntime.plotly()). Until then a drawing that no
+   longer shows its step's state is marked as showing the earlier one.
+
+   Events, dispatched on the step's section (they bubble):
+   - "explainer:state", detail {key}: a state is shown (controls, readouts,
+     prose, tables), at once on every choice;
+   - "explainer:drawn", detail {key, chart}: Plotly has drawn chart number
+     `chart` of the step in that state. */
 (function () {
   "use strict";
 
@@ -67,7 +83,9 @@
       this.buttons = Array.prototype.slice.call(element.querySelectorAll("button[data-index]"));
       this.names = this.buttons.map(function (b) { return b.getAttribute("data-value"); });
     }
-    this.initial = this.index();  // the default state's choice: deep links return to it
+    // The default state's choice, as the markup wrote it (a slider's thumb may have moved
+    // before the runtime started): deep links return to it.
+    this.initial = this.input ? Number(this.input.defaultValue) : this.index();
   }
 
   Control.prototype.index = function () {
@@ -100,11 +118,33 @@
     this.element = element;
     this.index = Number(element.getAttribute("data-chart")) || 0;
     this.visible = false;
-    this.drawn = null;     // the key of the state the chart shows
+    this.drawn = null;     // the key of the state Plotly shows
     this.plotted = false;  // Plotly has set the chart up (with its config)
     this.colours = null;   // theme colours looked up for this chart, by custom property
     this.cells = null;     // the table of the state shown, for hoverCells: {key, table}
+    // The still drawing of the default state's figure, until Plotly draws in its place.
+    this.poster = element.querySelector("[data-poster]") ? step.spec.default : null;
     this.hoverCells();
+    // A reader who taps a chart wants to read it: its hover labels come with Plotly.
+    element.addEventListener("click", function () { plotly.soon(); });
+  }
+
+  // Before Plotly has drawn the chart: its still drawing stands in while it shows the
+  // figure of state `key` (states may share a chart's figure); otherwise it is marked
+  // as showing the earlier state, and a chart in view asks for Plotly.
+  Chart.prototype.wait = function (key) {
+    var stale = this.poster === null || !sameFigure(this.step.spec, this.index, this.poster, key);
+    if (stale !== this.element.hasAttribute("data-pending")) {
+      if (stale && this.poster !== null) this.element.setAttribute("data-pending", "");
+      else this.element.removeAttribute("data-pending");
+    }
+    if (stale && this.visible) plotly.soon();
+  };
+
+  function sameFigure(spec, index, one, other) {
+    if (one === other) return true;
+    var a = spec.states[one].charts[index], b = spec.states[other].charts[index];
+    return text(a.data) === text(b.data) && text(a.layout) === text(b.layout);
   }
 
   // Charts drawn as pictures and shapes (matrices, bars, lines) have no trace for Plotly
@@ -195,20 +235,28 @@
     this.key = this.spec.default;
     this.controls.forEach(function (control, index) {
       var element = control.element;
+      function input(event) { self.take(index, event.target); }
       if (control.kind === "slider") {
         // "input" follows the thumb as it moves, by pointer or by key.
-        control.input.addEventListener("input", function () { self.select(index, control.index()); });
+        control.input.addEventListener("input", input);
       } else if (control.kind === "toggle") {
-        control.button.addEventListener("click", function () { self.select(index, control.index() === 1 ? 0 : 1); });
+        control.button.addEventListener("click", input);
       } else {
-        element.addEventListener("click", function (event) {
-          var button = event.target.closest("button[data-index]");
-          if (button) self.select(index, Number(button.getAttribute("data-index")));
-        });
+        element.addEventListener("click", input);
         element.addEventListener("keydown", function (event) { self.onKey(control, event); });
       }
     });
   }
+
+  // What the reader did to control number `at` (a click on `target`, or the slider's
+  // thumb moved): the value it chose.
+  Step.prototype.take = function (at, target) {
+    var control = this.controls[at];
+    if (control.kind === "slider") return this.select(at, control.index());
+    if (control.kind === "toggle") return this.select(at, control.index() === 1 ? 0 : 1);
+    var button = target && target.closest && target.closest("button[data-index]");
+    if (button) this.select(at, Number(button.getAttribute("data-index")));
+  };
 
   // The build wrote, for every state, where each control leads ("to"): the runtime
   // follows it and never builds a key itself, so any graph of states works alike.
@@ -285,7 +333,11 @@
   };
 
   Chart.prototype.draw = function (key) {
-    if (!this.visible || this.drawn === key || !window.Plotly) return;
+    if (this.drawn === key) return;
+    if (!window.Plotly || !this.visible) {
+      if (!this.plotted) this.wait(key);
+      return;
+    }
     var spec = this.step.spec, i = this.index;
     var state = spec.states[key].charts[i];
     var shared = spec.charts[i].layout;
@@ -296,9 +348,10 @@
     // parts alone, where Plotly.react would run the defaults of the whole figure again
     // and redraw all of it. A figure with a transition keeps Plotly.react, which animates.
     var changes = before && !motion ? layoutChanges(shared, before, state) : null;
+    var drawing;
     if (changes) {
       for (var name in changes) changes[name] = this.themed(resolve(changes[name]));
-      window.Plotly.relayout(this.element, changes);
+      drawing = window.Plotly.relayout(this.element, changes);
     } else {
       var layout = resolve(shared);
       var own = resolve(state.layout);
@@ -310,11 +363,18 @@
       // The still drawing of the first state the build put in the page gives way to Plotly's chart.
       var poster = !this.plotted && this.element.querySelector("[data-poster]");
       if (poster) poster.remove();
+      this.element.removeAttribute("data-pending");
       // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
-      window.Plotly.react(this.element, this.themed(resolve(state.data)), this.themed(layout), config);
+      drawing = window.Plotly.react(this.element, this.themed(resolve(state.data)), this.themed(layout), config);
       this.plotted = true;
     }
     this.drawn = key;
+    var section = this.step.section, detail = { key: key, chart: i };
+    if (drawing && drawing.then) {
+      drawing.then(function () {
+        section.dispatchEvent(new CustomEvent("explainer:drawn", { bubbles: true, detail: detail }));
+      }, function () {});
+    }
   };
 
   // Colours the theme decides arrive as "var(--chart-…)" and are looked up in the
@@ -440,8 +500,80 @@
     }));
   }
 
+  // plotly.js comes from the element marked data-plotly: a preload of the file (the page
+  // fetches it early, at low priority), or, in a single-file copy, the file's text in a
+  // script that does not run (outputs/offline.py). It is run once, when first needed; a
+  // theme may also load it with a script of its own.
+  var plotly = (function () {
+    var source = document.querySelector("[data-plotly]");
+    var loading = null, asked = null;
+    function run(resolve, reject) {
+      if (window.Plotly) return resolve();
+      if (!source) {  // a theme's own script: there once the page has loaded
+        var loaded = function () { return window.Plotly ? resolve() : reject(new Error("no plotly.js")); };
+        return document.readyState === "complete" ? loaded() : window.addEventListener("load", loaded);
+      }
+      var script = document.createElement("script");
+      if (source.tagName === "LINK") {
+        script.onload = function () { resolve(); };
+        script.onerror = function () { reject(new Error("plotly.js did not load")); };
+        script.src = source.href;
+      } else {
+        script.text = source.textContent;
+      }
+      document.head.appendChild(script);
+      if (source.tagName !== "LINK") resolve();
+    }
+    function load() {
+      if (!loading) {
+        loading = new Promise(run).then(function () {
+          steps.forEach(function (step) { step.draw(); });
+          return window.Plotly;
+        });
+        loading.catch(function () {});  // the still drawings stay; nothing else to do
+      }
+      return loading;
+    }
+    return {
+      load: load,
+      // Needed now: run once the browser has painted what the reader just did, so a tap's
+      // answer shows before the main thread is busy with plotly.js.
+      soon: function () {
+        if (loading || asked === "soon") return;
+        asked = "soon";
+        var done = false;
+        var go = function () { if (!done) { done = true; load(); } };
+        requestAnimationFrame(function () { setTimeout(go, 0); });
+        setTimeout(go, 100);  // no frame comes while the page is hidden
+      },
+      // Wanted, not needed (hover labels): when the main thread is idle.
+      idle: function () {
+        if (loading || asked) return;
+        asked = "idle";
+        if (window.requestIdleCallback) window.requestIdleCallback(load, { timeout: 3000 });
+        else setTimeout(load, 200);
+      }
+    };
+  })();
+
   var steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).map(function (s) {
     return new Step(s);
+  });
+
+  // What the reader chose before this script ran (runtime.js runs once the page is
+  // parsed; a slow phone shows the controls well before): the taps the page's head kept
+  // (templates/_early_input.html) in order, and a slider's thumb wherever it now is
+  // (moved, or put back by the browser on a reload). None is lost.
+  (window.lensaEarlyInput || []).forEach(function (target) {
+    var section = target.closest("section[data-step]"), group = target.closest("[data-control]");
+    steps.forEach(function (step) {
+      if (step.section === section) step.take(step.groups.indexOf(group), target);
+    });
+  });
+  steps.forEach(function (step) {
+    step.controls.forEach(function (control, at) {
+      if (control.kind === "slider") step.select(at, control.index());
+    });
   });
 
   // Charts below the fold are drawn when they come into view, each on its own
@@ -452,6 +584,11 @@
     chart.visible = true;
     chart.step.draw();
   }
+  // A device that hovers shows a chart's labels under the pointer, which Plotly's axes
+  // place: it runs plotly.js when idle once a chart is within a screen of the view, so
+  // the labels, and the first click's chart, are ready when the reader gets there. A
+  // touch screen, where a tap is the first use of a chart, runs it when a tap needs it.
+  var hovers = !!(window.matchMedia && window.matchMedia("(hover: hover)").matches);
   if ("IntersectionObserver" in window) {
     var observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
@@ -461,8 +598,17 @@
       });
     }, { rootMargin: "200px 0px" });
     charts.forEach(function (chart) { observer.observe(chart.element); });
+    if (hovers && charts.length) {
+      var nearing = new IntersectionObserver(function (entries) {
+        if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+        nearing.disconnect();
+        plotly.idle();
+      }, { rootMargin: "100% 0px" });
+      charts.forEach(function (chart) { nearing.observe(chart.element); });
+    }
   } else {
     charts.forEach(reveal);
+    if (hovers && charts.length) plotly.idle();
   }
   // The scheme toggle and the system setting both announce a change of colours.
   document.addEventListener("explainer:scheme", function () {
@@ -488,5 +634,7 @@
     resizeAll();
   });
 
-  window.explainerRuntime = { steps: steps };
+  // `plotly()`: a promise of window.Plotly, running plotly.js now if it has not run (for
+  // a script that needs Plotly itself, such as one that exports a chart).
+  window.explainerRuntime = { steps: steps, plotly: plotly.load };
 })();
