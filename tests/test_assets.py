@@ -1,7 +1,6 @@
 """Which plotly.js the build ships, and that it can draw every chart kind."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -55,16 +54,12 @@ def test_partial_bundle_is_chosen_when_installed(tmp_path):
     assert assets.find_plotly_js(tmp_path) == bundle
 
 
-def test_full_bundle_is_the_fallback_without_node_modules(tmp_path):
-    chosen = assets.find_plotly_js(tmp_path / "node_modules")
-    assert chosen == assets.full_plotly_js()
-    assert chosen.parts[-3:] == ("plotly", "package_data", "plotly.min.js")
-
-
-def test_no_bundle_at_all_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+def test_no_bundle_is_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(BuildError, match="npm ci"):
-        assets.find_plotly_js(tmp_path)
+        assets.find_plotly_js(tmp_path / "node_modules")
+    monkeypatch.setattr(assets, "plotly_bundle", lambda: None)
+    with pytest.raises(BuildError, match="npm ci"):
+        assets.find_plotly_js()
 
 
 def test_the_shipped_name_does_not_depend_on_the_bundle(tmp_path):

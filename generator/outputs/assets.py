@@ -6,14 +6,11 @@ marks are layout shapes and pictures over those traces, and a colour bar rides
 on a scatter trace), at about a quarter of the full bundle's size. In this
 repository's checkout it is the one `npm ci` (which the Makefile runs) puts in
 node_modules/; installed, the copy inside the package (resources.py). Without
-either, the full bundle inside the plotly Python package is the fallback.
-Either way the file is found on disk without importing plotly (importing it
-costs more than the rest of the build).
+either, the build stops with one line saying to run npm ci.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
 
 import rcssmin
@@ -28,24 +25,20 @@ PARTIAL_BUNDLE = Path("plotly.js-basic-dist-min") / "plotly-basic.min.js"
 
 
 def find_plotly_js(node_modules: Path | None = None) -> Path:
-    """The partial bundle (from `node_modules` when given, else resources.plotly_bundle()),
-    or the plotly package's full one when there is none."""
+    """The partial bundle the pages load: from `node_modules` when given, else
+    resources.plotly_bundle() (a checkout's node_modules/, or the installed package's
+    copy). There is no other plotly.js to fall back on: the chart kinds are written
+    for this bundle's version, and a full bundle would break the first-view budget."""
     if node_modules is not None:
         partial = node_modules / PARTIAL_BUNDLE
-        return partial if partial.is_file() else full_plotly_js()
-    bundle = plotly_bundle()
-    return bundle.path if bundle else full_plotly_js()
-
-
-def full_plotly_js() -> Path:
-    spec = importlib.util.find_spec("plotly")
-    if spec is None or not spec.submodule_search_locations:
-        raise BuildError("plotly.js not found: neither node_modules/ (npm ci) nor the plotly package "
-                         "is installed; run 'make build'")
-    path = Path(list(spec.submodule_search_locations)[0]) / "package_data" / PLOTLY_NAME
-    if not path.is_file():
-        raise BuildError(f"plotly is installed but {path} is missing; reinstall it")
-    return path
+        if partial.is_file():
+            return partial
+    else:
+        bundle = plotly_bundle()
+        if bundle is not None:
+            return bundle.path
+    raise BuildError("plotly.js not found: node_modules/ has no partial bundle (package.json's dependencies); "
+                     "run 'npm ci' (make build does)")
 
 
 def collect_assets(theme: Theme) -> dict[str, Path]:
