@@ -28,6 +28,20 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def copy_generator(project: Path) -> Path:
+    """The generator's code copied into `project/generator/`, away from this checkout, with
+    the partial plotly.js bundle where an installed package carries it (generator/vendor/,
+    as setup.py puts it in the wheel), for tests that run or edit a copy of the code."""
+    from generator.resources import VENDORED_PLOTLY, plotly_bundle
+
+    copy = project / "generator"
+    shutil.copytree(ROOT / "generator", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    bundle = plotly_bundle()
+    assert bundle is not None, "node_modules/ has no plotly.js bundle: run 'npm ci' (make test does)"
+    shutil.copytree(bundle.folder, copy / VENDORED_PLOTLY.relative_to(VENDORED_PLOTLY.parents[1]))
+    return copy
+
+
 @pytest.fixture
 def tmp_site(tmp_path):
     """Copy the tiny fixture site, then overwrite or add files: tmp_site({...}) -> content dir."""

@@ -13,7 +13,7 @@ import pytest
 
 from generator.kinds import KINDS_BY_NAME, PageKind
 
-from .conftest import FIXTURES, ROOT, THEMES
+from .conftest import FIXTURES, ROOT, THEMES, copy_generator
 
 KIND_FIXTURE = FIXTURES / "kinds"
 
@@ -21,7 +21,7 @@ KIND_FIXTURE = FIXTURES / "kinds"
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("kinds")
-    shutil.copytree(ROOT / "generator", project / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_generator(project)
     shutil.copy(KIND_FIXTURE / "glossary" / "glossary.py", project / "generator" / "kinds" / "glossary.py")
     shutil.copytree(THEMES / "default", project / "themes" / "default")
     shutil.copytree(KIND_FIXTURE / "theme", project / "themes" / "kinds")

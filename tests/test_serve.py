@@ -16,7 +16,7 @@ import pytest
 
 from generator.build import build
 
-from .conftest import FIXTURES, ROOT, THEMES
+from .conftest import FIXTURES, THEMES, copy_generator
 
 WAIT_MS = 30_000  # generous: the machine is shared; nothing here measures speed
 
@@ -58,7 +58,7 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     project = tmp_path_factory.mktemp("project")
-    shutil.copytree(ROOT / "generator", project / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_generator(project)
     shutil.copytree(THEMES, project / "themes")
     shutil.copytree(FIXTURES / "tiny" / "content", project / "content")
     running = Server(project)
