@@ -211,5 +211,27 @@
     });
   }
 
-  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment };
+  /* ---- Download figure: a button under each chart; figure.js (docs/figures.md) loads on first press ---- */
+
+  var kit = document.getElementById("figure-kit");
+  if (kit) slice.call(document.querySelectorAll(".chart-block")).forEach(function (block) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "figure-button";
+    button.setAttribute("aria-expanded", "false");
+    button.textContent = kit.getAttribute("data-label");
+    block.insertBefore(button, block.querySelector(".embed-code"));
+    button.onclick = function () {
+      if (window.lensaFigure) return window.lensaFigure.toggle(button);
+      if (kit.busy) return;
+      kit.busy = true;
+      var script = document.createElement("script");
+      script.src = kit.content.querySelector("a").getAttribute("href");
+      script.onload = button.onclick;
+      document.body.appendChild(script);
+    };
+  });
+
+  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment,
+                            step: stepFragment };
 })();
