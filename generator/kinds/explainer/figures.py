@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import BuildError
 from ...render import seo
 from ...render.charts.common import FONT_FAMILY
 from ...render.figures import Source, bibtex, citation_text, figure_svg, theme_palette
@@ -61,7 +62,10 @@ def render_figures(explainer: Explainer, steps: list[StepStates], prose: list[St
             name = figure_name(step.number, index)
             title = chart.title or step.title
             link = f"{address}#step-{step.number}"
-            made = figure_svg(drawing, title, caption, Source(line, link, config.licence), palette, FONT_FAMILY)
+            try:
+                made = figure_svg(drawing, title, caption, Source(line, link, config.licence), palette, FONT_FAMILY)
+            except BuildError as err:
+                raise BuildError(f"theme {context.theme.name!r}, {explainer.slug} step {step.number}: {err}") from None
             files.append(Page(figures_path(explainer.slug, name), made.svg, indexed=False, source=explainer.slug))
             key = f"{explainer.slug}-{name.removesuffix('.svg')}"
             figures.append(FigureView(
