@@ -281,7 +281,7 @@ SITE = {
     "licence": Option(
         (str,), "The terms on which readers may reuse the site's figures, e.g. 'CC BY 4.0: share and adapt with "
         "credit'. Shown as the last line of every figure (Download figure, and the pages of figures), and in "
-        "their citations. Leave it out to say nothing about reuse.", default="",
+        "their citations (docs/figures.md). Leave it out to say nothing about reuse.", default="",
     ),
 }
 
