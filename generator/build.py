@@ -11,7 +11,7 @@ from .compute.states import compute_site
 from .errors import Problem, StrictModeError
 from .kinds import kind_of
 from .load.content import load_site
-from .outputs.assets import collect_assets, versioned_names
+from .outputs.assets import collect_assets, served, versioned_names
 from .outputs.offline import render_offline
 from .outputs.writer import write_site
 from .render.pages import render_pages
@@ -50,7 +50,8 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     assets = collect_assets(chosen)
     names = versioned_names(assets, cache.memo("digests", limit=256))
     pages = render_pages(site, computed, prose, chosen, names, cache)     # 4. pages, embeds
-    files: dict[str, bytes | Path] = {f"assets/{name}": path for name, path in assets.items()}
+    served_memo = cache.memo("served", limit=64)
+    files: dict[str, bytes | Path] = {f"assets/{name}": served(path, served_memo) for name, path in assets.items()}
     files.update({page.path: page.html.encode("utf-8") for page in pages})
     files.update(render_offline(site, pages, files, chosen, names, cache))  #  single-file copies
     files.update(site_files(site, pages))                                 # 5. sitemap.xml, robots.txt

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,24 @@ def test_installed_partial_bundle_matches_the_pinned_version():
     head = (ROOT / "node_modules" / assets.PARTIAL_BUNDLE).read_text(errors="replace")[:200]
     assert f"v{pinned}" in head
     assert assets.find_plotly_js() == ROOT / "node_modules" / assets.PARTIAL_BUNDLE
+
+
+def test_style_sheets_are_served_without_their_comments(tmp_path):
+    sheet = tmp_path / "theme.css"
+    sheet.write_text('/* about the theme */\n:root {\n  --x: #fff; /* white */\n}\n'
+                     'a::after { content: "/* kept */"; }\n.a/**/.b { x: 1px/**/solid }\n.c { y: 1 } /* open', "utf-8")
+    served = assets.served(sheet).decode("utf-8")
+    assert served == (':root {\n  --x: #fff;\n}\na::after { content: "/* kept */"; }\n'
+                      ".a/**/.b { x: 1px/**/solid }\n.c { y: 1 }\n")
+    script = tmp_path / "theme.js"
+    script.write_text("/* a script is served as it is */", "utf-8")
+    assert assets.served(script) == script
+
+
+def test_the_served_style_sheet_keeps_every_rule(built_site):
+    out, _ = built_site
+    source = (ROOT / "themes" / "default" / "static" / "style.css").read_text("utf-8")
+    served = (out / "assets" / "style.css").read_text("utf-8")
+    assert "/*" not in served and len(served) < len(source)
+    rules = lambda css: re.findall(r"([^{}]+)\{", re.sub(r"/\*.*?\*/", "", css, flags=re.S))  # noqa: E731
+    assert [" ".join(r.split()) for r in rules(served)] == [" ".join(r.split()) for r in rules(source)]
