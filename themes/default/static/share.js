@@ -211,25 +211,19 @@
     });
   }
 
-  /* ---- Download figure: a button under each chart; figure.js (docs/figures.md) loads on first press ---- */
+  /* ---- Download figure: figure.js (docs/figures.md) is loaded when a button is first pressed ---- */
 
   var kit = document.getElementById("figure-kit");
-  if (kit) slice.call(document.querySelectorAll(".chart-block")).forEach(function (block) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "figure-button";
-    button.setAttribute("aria-expanded", "false");
-    button.textContent = kit.getAttribute("data-label");
-    block.insertBefore(button, block.querySelector(".embed-code"));
-    button.onclick = function () {
-      if (window.lensaFigure) return window.lensaFigure.toggle(button);
-      if (kit.busy) return;
-      kit.busy = true;
-      var script = document.createElement("script");
-      script.src = kit.content.querySelector("a").getAttribute("href");
-      script.onload = button.onclick;
-      document.body.appendChild(script);
-    };
+  document.addEventListener("click", function (event) {
+    var button = kit && event.target.closest && event.target.closest("button[data-figure]");
+    if (!button) return;
+    if (window.lensaFigure) return window.lensaFigure.toggle(button);
+    if (kit.busy) return;
+    kit.busy = true;
+    var script = document.createElement("script");
+    script.src = kit.content.querySelector("a").getAttribute("href");
+    script.onload = function () { window.lensaFigure.toggle(button); };
+    document.body.appendChild(script);
   });
 
   window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment,
