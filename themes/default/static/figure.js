@@ -132,9 +132,9 @@
     var figure = figureOf(chart, width);
     var height = Math.round(figure.layout.height || chart.element.offsetHeight || 360);
     var names = ["--bg", "--fg", "--muted", "--accent"];
-    JSON.stringify(figure).replace(/var\((--[\w-]+)\)/g, function (all, name) {
+    (JSON.stringify(figure).match(/var\(--[\w-]+\)/g) || []).forEach(function (found) {
+      var name = found.slice(4, -1);
       if (names.indexOf(name) < 0) names.push(name);
-      return all;
     });
     var palette = colours(chart.element, names, light);
     var colour = function (name) { return palette[name]; };

@@ -223,6 +223,7 @@
     var script = document.createElement("script");
     script.src = kit.content.querySelector("a").getAttribute("href");
     script.onload = function () { window.lensaFigure.toggle(button); };
+    script.onerror = function () { kit.busy = false; };
     document.body.appendChild(script);
   });
 
