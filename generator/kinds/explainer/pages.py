@@ -170,7 +170,7 @@ def _embed_context(context: RenderContext, explainer: Explainer, urls: Urls, ste
     }
 
 
-# The words figure.js shows, from the site's labels (the button's own comes apart).
+# The words figure.js shows, from the site's labels (the button's own is in the page's markup).
 _FIGURE_LABELS = ("figure_svg", "figure_png", "figure_light", "figure_making", "figure_saved", "figure_opened",
                   "figure_failed", "figure_source")
 
