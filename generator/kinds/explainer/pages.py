@@ -177,14 +177,16 @@ _FIGURE_LABELS = ("figure_svg", "figure_png", "figure_light", "figure_making", "
 
 def figure_kit(context: RenderContext, urls: Urls, explainer: Explainer) -> dict:
     """What Download figure needs on a page (templates/_figure_kit.html): the script
-    that makes figures, the address a figure cites (the published explainer, or the
-    explainer beside this page), and the words of its source line and its panel."""
+    that makes figures, the address a figure cites when the site has a base_url (the
+    published explainer; without one, figure.js takes the page's own, or an embed's
+    link to its explainer), and the words of its source line and its panel."""
     config = context.site.config
     published = seo.page_url(context.site, page_path(explainer.slug)) if config.base_url else ""
     labels = config.labels
     return {
-        "code": urls.asset("figure.js"), "page": published or urls.page(explainer.slug),
-        "data": {"site": config.title, "page": explainer.title, "slug": explainer.slug, "licence": config.licence,
+        "code": urls.asset("figure.js"),
+        "data": {"site": config.title, "page": explainer.title, "slug": explainer.slug, "address": published,
+                 "licence": config.licence,
                  "labels": {name.removeprefix("figure_"): labels[name] for name in _FIGURE_LABELS}},
     }
 

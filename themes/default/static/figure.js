@@ -4,13 +4,14 @@
    site's licence when it sets one. Colours are the scheme shown, or light on white for
    print. The SVG keeps its text as text.
 
-   share.js loads this file when a reader first presses Download figure (from the link
-   in the page's <template id="figure-kit">; the single-file copy carries it there as a
-   data: address), so it costs a page nothing until then. It reads the page's data
-   itself, as the runtime does, and draws the state with Plotly.toImage; the layout of
-   the figure around the chart is the one render/figures.py gives the figure files of
-   the build. In a frame that may not allow downloads (a sandboxed iframe, as LMS frames
-   often are) the figure also opens in the page, to be saved from there.
+   share.js runs this file when a reader first presses Download figure: the page's
+   <template id="figure-kit"> holds it, by its address or, in the single-file copy, as
+   its text, neither fetched nor run until then, so it costs a page nothing before. It
+   reads the page's data itself, as the runtime does, and draws the state with
+   Plotly.toImage; the layout of the figure around the chart is the one render/figures.py
+   gives the figure files of the build. In a frame that may not allow downloads (a
+   sandboxed iframe, as LMS frames often are) the figure also opens in the page, to be
+   saved from there.
    Classic script: pages run from file://. */
 (function () {
   "use strict";
@@ -93,13 +94,12 @@
     return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  // The address of the state shown: the explainer (the published page, or the page the
-  // kit links to), at the chart's step, with that step's choices (share.js's format).
+  // The address of the state shown: the explainer (published, when the site has a
+  // base_url; else an embed's link to it, or this very page), at the chart's step, with
+  // that step's choices (share.js's format).
   function deepLink(chart) {
-    var page = kit.content.querySelector("[data-figure-page]");
-    var href = page && page.getAttribute("href");
-    var base = location.href;
-    try { base = new URL(href || location.href, location.href).href; } catch (err) { /* keep the page's own */ }
+    var full = document.querySelector("a[data-state-link][href]");
+    var base = about.address || (full ? full.href : location.href);
     var choices = share && share.step ? share.step(chart.step) : "";
     return base.split("#")[0] + "#" + chart.section.id + (choices ? "&" + choices : "");
   }

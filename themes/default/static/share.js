@@ -217,14 +217,21 @@
   document.addEventListener("click", function (event) {
     var button = kit && event.target.closest && event.target.closest("button[data-figure]");
     if (!button) return;
-    if (window.lensaFigure) return window.lensaFigure.toggle(button);
+    function open() { window.lensaFigure.toggle(button); }
+    if (window.lensaFigure) return open();
     if (kit.busy) return;
     kit.busy = true;
-    var script = document.createElement("script");
-    script.src = kit.content.querySelector("a").getAttribute("href");
-    script.onload = function () { window.lensaFigure.toggle(button); };
-    script.onerror = function () { kit.busy = false; };
+    // The kit's script, by its address, or its text in a single-file copy (which runs at once).
+    var code = kit.content.querySelector("script"), script = document.createElement("script");
+    if (code.hasAttribute("src")) {
+      script.src = code.getAttribute("src");
+      script.onload = open;
+      script.onerror = function () { kit.busy = false; };
+    } else {
+      script.text = code.text;
+    }
     document.body.appendChild(script);
+    if (!script.src) open();
   });
 
   window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment,
