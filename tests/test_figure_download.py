@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 from generator.kinds.explainer.content import value_text
 from generator.load.content import load_site
 
-from .conftest import CONTENT, PageWatch
+from .conftest import CONTENT, THEMES, PageWatch
 from .content.reader import choose, every_choice, resolve_theme_colours, wait_until_drawn
-from .hosting import PagesServer
+from .hosting import PagesServer, build_with_base_url
 from .pictures import png_size
 
 EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer"]
@@ -323,3 +323,20 @@ def test_in_a_sandboxed_frame_without_downloads_the_figure_opens(built_site, bro
     _, _, lines, link = read_figure(data)
     assert texts.summaries[states.default_key][0] in lines
     assert link.endswith(f"{slug}/index.html#step-{states.step.number}")
+
+
+def test_a_published_site_cites_its_own_address_from_the_page_and_its_embeds(tmp_site, tmp_path, reader):
+    base = "https://example.org/tiny/"
+    out = build_with_base_url(tmp_site(), tmp_path / "published", base, THEMES)
+    site = load_site(tmp_path / "published" / "content")
+    labels = site.config.labels
+    [explainer] = site.pages
+    step = explainer.steps[0]
+    page = reader.page
+    for path in ("coin-flips/index.html", "embed/coin-flips/step-1.html", "offline/coin-flips.html"):
+        page.goto((out / path).as_uri())
+        page.wait_for_function("window.explainerRuntime && window.Plotly")
+        section = page.get_by_role("region", name=step.title, exact=True)
+        data, _ = download(section, 0, labels)
+        assert read_figure(data)[3] == f"{base}coin-flips/#step-1", path
+    assert reader.blocked == [] and reader.errors == []
