@@ -42,13 +42,24 @@ def page_bytes(page: Path) -> dict:
 
 class _References(HTMLParser):
     """Stylesheets, scripts and the icon a page loads (all of them load on first view;
-    a preloaded script is fetched with the page, whether or not it runs)."""
+    a preloaded script is fetched with the page, whether or not it runs), except those
+    inside a <template>, which the browser neither fetches nor runs (the figure kit's
+    figure.js, run only when a reader asks for a figure)."""
 
     def __init__(self):
         super().__init__()
         self.found: list[tuple[str, str]] = []
+        self._templates = 0
+
+    def handle_endtag(self, tag):
+        if tag == "template" and self._templates:
+            self._templates -= 1
 
     def handle_starttag(self, tag, attrs):
+        if tag == "template":
+            self._templates += 1
+        if self._templates:
+            return
         attrs = dict(attrs)
         rel = (attrs.get("rel") or "").split()
         if tag == "link" and "stylesheet" in rel and attrs.get("href"):

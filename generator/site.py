@@ -33,6 +33,7 @@ class SiteConfig:
     series: tuple     # SeriesEntry records (load/content.py), in reading order
     extra: tuple      # the same, for pages beside the series
     play: str = ""    # the page the explainers' "Play with this concept" box links to
+    licence: str = ""  # the reuse terms every figure's source line ends with
 
 
 @dataclass
@@ -104,11 +105,12 @@ class PageKind:
 @dataclass
 class Page:
     path: str                          # relative to the build root, e.g. "multi-head-attention/index.html"
-    html: str
+    html: str                          # its text: HTML, or the SVG of a figure file
     updated: _dt.date | None = None    # when its content last changed (for the sitemap)
     indexed: bool = True               # belongs in search results; the not-found page and embeds do not
     offline_copy: str | None = None    # where its single-file copy goes, if it gets one
     source: str | None = None          # the slug of the content page it shows, if any
+    images: tuple[str, ...] = ()       # build paths of the figures it shows, for the sitemap
 
 
 @dataclass

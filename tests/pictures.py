@@ -37,3 +37,27 @@ def png_pixels(uri: str) -> list[list[str | None]]:
         else:
             rows.append([None if kind == 6 and c[3] == 0 else "#" + c[:3].hex() for c in cells])
     return rows
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """The width and height of any 8-bit PNG (a browser's, filtered rows and all), once
+    it has been decoded far enough to know it is whole: every chunk's checksum, the
+    image data inflating to exactly its rows, each led by a known filter."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    chunks: dict[bytes, bytes] = {}
+    at = 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        name, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(name + body), name
+        chunks[name] = chunks.get(name, b"") + body
+        at += 12 + length
+    assert b"IEND" in chunks
+    width, height, depth, kind, _, _, interlace = struct.unpack(">IIBBBBB", chunks[b"IHDR"])
+    assert depth == 8 and interlace == 0
+    size = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[kind]
+    raw = zlib.decompress(chunks[b"IDAT"])
+    row = 1 + width * size
+    assert len(raw) == height * row
+    assert all(raw[r * row] <= 4 for r in range(height)), "an unknown row filter"
+    return width, height

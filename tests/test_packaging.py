@@ -187,7 +187,8 @@ def test_init_build_new_build_in_an_empty_folder(author_site):
                  ".gitignore", "requirements.txt", ".github/workflows/pages.yml", "README.md"):
         assert (folder / name).is_file(), name
     assert (folder / "requirements.txt").read_text().splitlines()[-1] == f"lensa-ml=={VERSION}"
-    assert "Built 7 pages" in runs["build"].stdout and "Built 12 pages" in runs["rebuild"].stdout
+    # Per explainer: its page, its page of figures, its embeds and single-file copy; and the index and 404.
+    assert "Built 8 pages" in runs["build"].stdout and "Built 14 pages" in runs["rebuild"].stdout
     index = (folder / "build" / "index.html").read_text()
     assert f'href="{STARTER_SLUG}/index.html"' in index and 'href="second-topic/index.html"' in index
     assert not (folder / "themes").exists() and not (folder / "node_modules").exists()

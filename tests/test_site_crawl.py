@@ -72,7 +72,8 @@ def test_every_link_names_a_file_so_it_opens_from_disk(built_site):
     for url, page in report.pages.items():
         for link in page.links:
             if not re.match(r"^[a-z]+:", link) and not link.startswith("#"):
-                assert link.split("#")[0].split("?")[0].endswith(".html"), f"{url}: {link!r} names a folder"
+                # A page, or a file (a figure's SVG): never a folder.
+                assert re.search(r"\.[a-z0-9]+$", link.split("#")[0].split("?")[0]), f"{url}: {link!r} names a folder"
 
 
 def test_not_found_page_is_served_for_missing_paths_at_any_depth(hosted):

@@ -217,6 +217,39 @@ LABELS = {
     "play": Option((str,), "Heading of the box at the end of every explainer that links to the game (site.toml's "
                    "play).", default="Play with this concept"),
     "play_link": Option((str,), "The link in that box.", default="Play"),
+    # Figures for slides and papers (docs/figures.md).
+    "figure": Option((str,), "The button under each chart that offers the chart as an image file.",
+                     default="Download figure"),
+    "figure_svg": Option((str,), "Button that saves the figure as SVG (its text stays text).", default="SVG"),
+    "figure_png": Option((str,), "Button that saves the figure as a PNG at twice the chart's size.",
+                         default="PNG (2×)"),
+    "figure_light": Option((str,), "Option for a light figure on white, whatever colours the page shows.",
+                           default="Light, on white, for print"),
+    "figure_making": Option((str,), "Shown while the figure is being drawn.", default="Drawing the figure…"),
+    "figure_saved": Option((str,), "Confirms the figure was handed to the browser to save.",
+                           default="Saved: {file}", check=placeholders("file")),
+    "figure_opened": Option((str,), "Shown with the figure opened in the page where the frame around it may "
+                            "not allow downloads (a sandboxed iframe).",
+                            default="If your browser did not save {file}, right-click the figure below (or "
+                                    "press and hold it) and save the image.", check=placeholders("file")),
+    "figure_failed": Option((str,), "Shown when the browser could not draw the figure.",
+                            default="The figure could not be drawn in this browser."),
+    "figure_source": Option((str,), "The source line of a figure; {page} and {site} are replaced (the address of "
+                            "the state follows it).", default="Source: {page}, {site}",
+                            check=placeholders("page", "site")),
+    "figures": Option((str,), "Link from an explainer to its page of figures.",
+                      default="Figures for slides and papers"),
+    "figures_title": Option((str,), "Heading of an explainer's page of figures; {title} is the explainer's title.",
+                            default="Figures: {title}", check=placeholders("title")),
+    "figures_intro": Option((str,), "The first paragraph of a page of figures.",
+                            default="Every chart of the explainer in its first state, as SVG with its caption "
+                                    "and source. Under each chart on the explainer's page, Download figure "
+                                    "gives the state you chose, as SVG or PNG."),
+    "figure_open": Option((str,), "Link from a figure to its step in the explainer.", default="Open in the explainer"),
+    "figure_file": Option((str,), "Link to a figure's SVG file.", default="SVG file"),
+    "cite": Option((str,), "Heading of the ways to cite a figure.", default="Cite this figure"),
+    "cite_text": Option((str,), "Label of the citation as text.", default="As text"),
+    "cite_bibtex": Option((str,), "Label of the citation as a BibTeX entry.", default="BibTeX"),
 }
 
 # A label left empty would leave a heading or a link with no words.
@@ -248,6 +281,11 @@ SITE = {
                    "explainer links to, with that page's title and description; it must be a folder of "
                    "content/. Leave it out for no box.", default="", check=lambda v: check_slug(v) if v else None),
     "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
+    "licence": Option(
+        (str,), "The terms on which readers may reuse the site's figures, e.g. 'CC BY 4.0: share and adapt with "
+        "credit'. Shown as the last line of every figure (Download figure, and the pages of figures), and in "
+        "their citations (docs/figures.md). Leave it out to say nothing about reuse.", default="",
+    ),
 }
 
 REFERENCE = {

@@ -16,7 +16,7 @@ from . import seo
 from .links import resolve_page_links
 from .prose import markdown_renderer
 from .theme import Theme
-from .urls import ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, Urls
+from .urls import ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR, Urls
 
 
 def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: dict[str, str],
@@ -57,7 +57,7 @@ def _index_page(context: RenderContext) -> Page:
 FAVICON = "favicon.svg"
 # Folders every build has at its root; with the pages' slugs they let the
 # 404 page find the site's root from a missing address without any request.
-TOP_LEVEL_FOLDERS = {ASSETS_DIR, EMBED_DIR, OFFLINE_DIR, "index.html"}
+TOP_LEVEL_FOLDERS = {ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR, "index.html"}
 
 
 def _not_found_page(context: RenderContext) -> Page:

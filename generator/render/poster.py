@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from html import escape
 
 from .charts.common import DIVERGING, diverging_colour, ink_on, label_depth, levelled, png_uri, sequential_colour
@@ -24,38 +25,78 @@ _FONT = 13
 _TICK_GAP = 6  # px between an axis and its tick labels
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A chart's still drawing: the plot area's SVG content, positioned in percent of
+    the plot area, and how that area sits in the chart (its height and margins, and
+    the width over height of square cells, if they are)."""
+    body: str
+    height: int
+    margin: dict
+    ratio: float | None
+    text_style: str    # the font and text colour of the drawing
+    several: bool      # small multiples (a grid of plots)
+
+    def html(self) -> str:
+        """The poster: the drawing as a sized <div> holding an <svg>, placed by CSS at
+        the width the page gives it."""
+        margin = self.margin
+        inner = self.height - margin["t"] - margin["b"]
+        if self.ratio is None:
+            style = (f"left:{margin['l']}px;top:{margin['t']}px;width:calc(100% - {margin['l'] + margin['r']}px);"
+                     f"height:{inner}px")
+        else:
+            # Square cells, as Plotly keeps them (the y axis anchored to the x axis): the
+            # plot as wide as fits, no wider than the height allows, centred both ways
+            # (auto margins between the insets). Sized this way rather than by a view box,
+            # its text keeps its size on a narrow screen.
+            side = margin["l"] + margin["r"]
+            style = (f"left:{margin['l']}px;right:{margin['r']}px;top:{margin['t']}px;bottom:{margin['b']}px;"
+                     f"margin:auto;width:min(100% - {side}px, {inner * self.ratio:.2f}px);"
+                     f"aspect-ratio:{self.ratio:.4f}")
+        grid = " poster-grid" if self.several else ""
+        return (f'<div class="poster{grid}" data-poster aria-hidden="true" style="height:{self.height}px">'
+                f'<svg class="poster-plot" style="{style};{self.text_style}" font-size="{_FONT}" overflow="visible">'
+                f'{self.body}</svg></div>')
+
+    def placed(self, x: float, y: float, width: float) -> str:
+        """The drawing as an <svg> element of its own for a picture `width` pixels wide
+        whose chart starts at (x, y): the plot area where the poster's CSS would put it
+        at that width, in attributes only, so a file holds it without any style sheet."""
+        margin = self.margin
+        inner = self.height - margin["t"] - margin["b"]
+        left, top, plot_width, plot_height = margin["l"], margin["t"], width - margin["l"] - margin["r"], inner
+        if self.ratio is not None:
+            plot_width = min(plot_width, inner * self.ratio)
+            plot_height = plot_width / self.ratio
+            left += (width - margin["l"] - margin["r"] - plot_width) / 2
+            top += (inner - plot_height) / 2
+        return (f'<svg x="{x + left:.2f}" y="{y + top:.2f}" width="{plot_width:.2f}" height="{plot_height:.2f}" '
+                f'style="{self.text_style}" font-size="{_FONT}" overflow="visible">{self.body}</svg>')
+
+
 def poster(figure: dict) -> str:
     """The drawing of `figure` as HTML (a sized <div> holding an <svg>), or "" for
     a figure with nothing it can draw."""
+    found = drawing(figure)
+    return found.html() if found else ""
+
+
+def drawing(figure: dict) -> Drawing | None:
+    """The still drawing of `figure`, or None for a figure with nothing it can draw."""
     layout = figure.get("layout", {})
     height = int(layout.get("height", 360))
     margin = {"l": 64, "r": 16, "t": 16, "b": 56, **layout.get("margin", {})}
     plots = _plots(figure)
     if not plots:
-        return ""
+        return None
     body = "".join(plot.draw() for plot in plots.values())
     body += "".join(_shape(shape, plots) for shape in layout.get("shapes", [])
                     if shape.get("layer") not in _IN_PLOT)
     body += "".join(_annotation(note, plots) for note in layout.get("annotations", []))
-    inner = height - margin["t"] - margin["b"]
-    ratio = _square_ratio(plots)
-    if ratio is None:
-        style = (f"left:{margin['l']}px;top:{margin['t']}px;width:calc(100% - {margin['l'] + margin['r']}px);"
-                 f"height:{inner}px")
-    else:
-        # Square cells, as Plotly keeps them (the y axis anchored to the x axis): the
-        # plot as wide as fits, no wider than the height allows, centred both ways
-        # (auto margins between the insets). Sized this way rather than by a view box,
-        # its text keeps its size on a narrow screen.
-        side = margin["l"] + margin["r"]
-        style = (f"left:{margin['l']}px;right:{margin['r']}px;top:{margin['t']}px;bottom:{margin['b']}px;"
-                 f"margin:auto;width:min(100% - {side}px, {inner * ratio:.2f}px);aspect-ratio:{ratio:.4f}")
     font = layout.get("font", {})
     text_style = f"font-family:{escape(font.get('family', 'sans-serif'))};fill:{font.get('color', 'currentColor')}"
-    grid = " poster-grid" if len(plots) > 1 else ""
-    return (f'<div class="poster{grid}" data-poster aria-hidden="true" style="height:{height}px">'
-            f'<svg class="poster-plot" style="{style};{text_style}" font-size="{_FONT}" overflow="visible">'
-            f'{body}</svg></div>')
+    return Drawing(body, height, margin, _square_ratio(plots), text_style, len(plots) > 1)
 
 
 def _square_ratio(plots: dict) -> float | None:

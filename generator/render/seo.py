@@ -18,6 +18,7 @@ from ..site import Site
 from .payload import script_json
 
 SITEMAP = "sitemap.xml"
+SITEMAP_IMAGES = "http://www.google.com/schemas/sitemap-image/1.1"
 ROBOTS = "robots.txt"
 _SCHEMA = "https://schema.org"
 
@@ -90,6 +91,15 @@ def article_head(site: Site, explainer, questions: list[tuple[str, str]]) -> Hea
     return Head(canonical=url, meta=meta, json_ld=[script_json(d, keep_order=True) for d in documents])
 
 
+def figures_head(site: Site, path: str, title: str, description: str) -> Head:
+    """A page of figures (kinds/explainer/figures.py): indexed, so a search for a
+    figure finds the page that cites it."""
+    if not site.config.base_url:
+        return Head()
+    url = page_url(site, path)
+    return Head(canonical=url, meta=_previews(site, url, title, description, "website"))
+
+
 def not_found_head(site: Site) -> Head:
     # Served at every missing address: it must never be indexed under any of them.
     return Head(robots="noindex")
@@ -104,10 +114,16 @@ def site_files(site: Site, pages) -> dict[str, bytes]:
     rows = []
     for page in listed:
         lastmod = page.updated or newest
+        # The figures a page shows, by Google's image extension of the sitemap protocol.
+        images = "".join(f"<image:image><image:loc>{escape(site.config.base_url + image)}</image:loc></image:image>"
+                         for image in page.images)
         rows.append(f"  <url><loc>{escape(page_url(site, page.path))}</loc>"
-                    + (f"<lastmod>{lastmod.isoformat()}</lastmod>" if lastmod else "") + "</url>")
+                    + (f"<lastmod>{lastmod.isoformat()}</lastmod>" if lastmod else "") + images + "</url>")
+    namespaces = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    if any(page.images for page in listed):
+        namespaces += f' xmlns:image="{SITEMAP_IMAGES}"'
     sitemap = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-               '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+               f'<urlset {namespaces}>\n'
                + "\n".join(rows) + "\n</urlset>\n")
     # Crawlers read robots.txt only at a domain's root; under a subpath it is
     # harmless, and the sitemap can be submitted to search consoles directly.

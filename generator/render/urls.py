@@ -7,6 +7,7 @@ from __future__ import annotations
 EMBED_DIR = "embed"
 OFFLINE_DIR = "offline"
 ASSETS_DIR = "assets"
+FIGURES_DIR = "figures"
 
 
 def page_path(slug: str) -> str:
@@ -21,6 +22,11 @@ def embed_path(slug: str, part: int | None = None) -> str:
 
 def offline_path(slug: str) -> str:
     return f"{OFFLINE_DIR}/{slug}.html"
+
+
+def figures_path(slug: str, name: str = "index.html") -> str:
+    """A page's figures: the page that shows them at figures/<slug>/index.html, and each file beside it."""
+    return f"{FIGURES_DIR}/{slug}/{name}"
 
 
 class Urls:
@@ -44,6 +50,9 @@ class Urls:
 
     def offline(self, slug: str) -> str:
         return self.to(offline_path(slug))
+
+    def figures(self, slug: str) -> str:
+        return self.to(figures_path(slug))
 
     def home(self) -> str:
         return self.to("index.html")

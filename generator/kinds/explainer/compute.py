@@ -17,7 +17,7 @@ from ...errors import ContentError, Problem
 from ...load.models import line_in
 from ...load.schema import line_of
 from ...render import charts
-from ...render.poster import poster
+from ...render.poster import Drawing, drawing
 from .content import Explainer, Step
 
 
@@ -63,12 +63,18 @@ class StepStates:
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
     @property
-    def posters(self) -> list[str]:
-        """The default state of each chart drawn as a still picture for the page's HTML (render/poster.py)."""
+    def drawings(self) -> list[Drawing | None]:
+        """The default state of each chart drawn as a still picture (render/poster.py), for
+        the page's HTML and the figure files; None for a chart with nothing to draw."""
         if self.default_key not in self.poster_memo:
             self.poster_memo.clear()
-            self.poster_memo[self.default_key] = [poster(figures[self.default_key]) for figures in self.figures]
+            self.poster_memo[self.default_key] = [drawing(figures[self.default_key]) for figures in self.figures]
         return self.poster_memo[self.default_key]
+
+    @property
+    def posters(self) -> list[str]:
+        """The drawings as the page's HTML shows them until Plotly draws."""
+        return [found.html() if found else "" for found in self.drawings]
 
     def tables(self, labels: dict) -> list[dict[str, dict]]:
         """Each chart's data table in each state, in the words of `labels`, made once per labels."""

@@ -20,6 +20,7 @@ from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
 from .compute import StepStates
 from .content import Control, Explainer, Step, value_text
+from .figures import render_figures
 from .payload import chart_payload, explainer_payload, step_payload
 from .text import StepProse
 
@@ -68,7 +69,8 @@ def render_explainer(explainer: Explainer, steps: list[StepStates], prose: list[
     payload = context.cache.page(explainer, context.site, context.theme, context.assets, kind="payload",
                                  make=lambda: explainer_payload(charts, steps, prose))
     page = _explainer_page(explainer, steps, prose, payload, context)
-    return [page, *_embeds(explainer, steps, prose, charts, payload, context)]
+    return [page, *render_figures(explainer, steps, prose, context),
+            *_embeds(explainer, steps, prose, charts, payload, context)]
 
 
 def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: list[StepProse], payload: str,
@@ -93,6 +95,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
         series=context.series(urls, explainer.slug), related=context.related(explainer, urls),
         neighbours=context.neighbours(explainer, urls), head=seo.article_head(context.site, explainer, questions),
         offline_href=urls.offline(explainer.slug), explainer_embed=step_embed_code(urls, explainer, None),
+        figures_href=urls.figures(explainer.slug), figure_kit=figure_kit(context, urls, explainer),
     )
     return Page(path, html, updated=explainer.updated, offline_copy=offline_path(explainer.slug),
                 source=explainer.slug)
@@ -161,9 +164,30 @@ def _embed_context(context: RenderContext, explainer: Explainer, urls: Urls, ste
         full += f"#step-{step_number}"
     return {
         **context.common(urls), "explainer": explainer, "description": seo.description_of(explainer),
-        "embed_step": step_number, "full_href": full,
+        "embed_step": step_number, "full_href": full, "figure_kit": figure_kit(context, urls, explainer),
         # The full explainer is the page for search results, not its embeds.
         "head": seo.Head(robots="noindex"),
+    }
+
+
+# The words figure.js shows, from the site's labels (the button's own is in the page's markup).
+_FIGURE_LABELS = ("figure_svg", "figure_png", "figure_light", "figure_making", "figure_saved", "figure_opened",
+                  "figure_failed", "figure_source")
+
+
+def figure_kit(context: RenderContext, urls: Urls, explainer: Explainer) -> dict:
+    """What Download figure needs on a page (templates/_figure_kit.html): the script
+    that makes figures, the address a figure cites when the site has a base_url (the
+    published explainer; without one, figure.js takes the page's own, or an embed's
+    link to its explainer), and the words of its source line and its panel."""
+    config = context.site.config
+    published = seo.page_url(context.site, page_path(explainer.slug)) if config.base_url else ""
+    labels = config.labels
+    return {
+        "code": urls.asset("figure.js"),
+        "data": {"site": config.title, "page": explainer.title, "slug": explainer.slug, "address": published,
+                 "licence": config.licence,
+                 "labels": {name.removeprefix("figure_"): labels[name] for name in _FIGURE_LABELS}},
     }
 
 

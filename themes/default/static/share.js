@@ -211,5 +211,29 @@
     });
   }
 
-  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment };
+  /* ---- Download figure: figure.js (docs/figures.md) is loaded when a button is first pressed ---- */
+
+  var kit = document.getElementById("figure-kit");
+  document.addEventListener("click", function (event) {
+    var button = kit && event.target.closest && event.target.closest("button[data-figure]");
+    if (!button) return;
+    function open() { window.lensaFigure.toggle(button); }
+    if (window.lensaFigure) return open();
+    if (kit.busy) return;
+    kit.busy = true;
+    // The kit's script, by its address, or its text in a single-file copy (which runs at once).
+    var code = kit.content.querySelector("script"), script = document.createElement("script");
+    if (code.hasAttribute("src")) {
+      script.src = code.getAttribute("src");
+      script.onload = open;
+      script.onerror = function () { kit.busy = false; };
+    } else {
+      script.text = code.text;
+    }
+    document.body.appendChild(script);
+    if (!script.src) open();
+  });
+
+  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment,
+                            step: stepFragment };
 })();
