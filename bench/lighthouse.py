@@ -30,11 +30,12 @@ def version() -> str:
 
 
 def pages(build_dir: Path, every_embed: bool = True) -> list[str]:
-    """Every page of the build (the index, the 404 page, each explainer and game) and
-    every kind of embed: each explainer's and game's whole embed and its first step's
-    (all of them, or the first of each kind)."""
+    """Every page of the build (the index, the 404 page, each explainer and game, each
+    explainer's page of figures) and every kind of embed: each explainer's and game's
+    whole embed and its first step's (all of them, or the first of each kind)."""
     found = ["index.html", "404.html"] + sorted(f"{p.parent.name}/index.html" for p in build_dir.glob("*/index.html")
                                                 if p.parent.name not in ("embed", "offline", "assets"))
+    found += sorted(p.relative_to(build_dir).as_posix() for p in (build_dir / "figures").glob("*/index.html"))
     whole = sorted(p.relative_to(build_dir).as_posix() for p in (build_dir / "embed").glob("*/index.html"))
     steps = sorted(p.relative_to(build_dir).as_posix() for p in (build_dir / "embed").glob("*/step-1.html"))
     if not every_embed:
