@@ -133,6 +133,8 @@ def test_reduced_motion_turns_chart_transitions_off(built_site, browser, motion)
     # Give the first step's figure an animated transition, as a chart kind could.
     page.evaluate("window.explainerRuntime.steps[0].spec.charts[0].layout.transition = {duration: 400}")
     section = page.locator("#step-1")
+    section.scroll_into_view_if_needed()
+    page.evaluate("window.explainerRuntime.plotly().then(() => true)")
     section.locator(".main-svg").first.wait_for()
     section.get_by_role("group").first.get_by_role("button", pressed=False).first.click()
     transition = page.evaluate("document.querySelector('#step-1 [data-chart]').layout.transition")
