@@ -42,25 +42,28 @@ def page_bytes(page: Path) -> dict:
 
 class _References(HTMLParser):
     """Stylesheets, scripts and the icon a page loads (all of them load on first view;
-    a preloaded script is fetched with the page, whether or not it runs), except those
-    inside a <template>, which the browser neither fetches nor runs (the figure kit's
-    figure.js, run only when a reader asks for a figure)."""
+    a preloaded script is fetched with the page, whether or not it runs), and plotly.js,
+    which a page holds in <template data-plotly> and fetches once it has loaded; but not
+    other scripts inside a <template>, which the browser neither fetches nor runs (the
+    figure kit's figure.js, run only when a reader asks for a figure)."""
 
     def __init__(self):
         super().__init__()
         self.found: list[tuple[str, str]] = []
-        self._templates = 0
+        self._templates: list[bool] = []  # open <template>s: whether each holds plotly.js
 
     def handle_endtag(self, tag):
         if tag == "template" and self._templates:
-            self._templates -= 1
+            self._templates.pop()
 
     def handle_starttag(self, tag, attrs):
-        if tag == "template":
-            self._templates += 1
-        if self._templates:
-            return
         attrs = dict(attrs)
+        if tag == "template":
+            self._templates.append("data-plotly" in attrs)
+        if self._templates:
+            if self._templates[-1] and tag == "script" and attrs.get("src"):
+                self.found.append((attrs["src"], "script"))
+            return
         rel = (attrs.get("rel") or "").split()
         if tag == "link" and "stylesheet" in rel and attrs.get("href"):
             self.found.append((attrs["href"], "style"))

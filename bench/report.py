@@ -203,8 +203,8 @@ def _bytes(r: dict) -> str:
                      f"**{kb(s['own'])}** | {kb(s['plotly'])} | **{kb(s['total'])}** |")
     lines += ["", "The page's markup and data are one file and compress together; the data column is the "
               "inline JSON compressed on its own, and markup is the rest. Own bytes also count the site's icon "
-              f"({kb(next(iter(r['bytes'].values()))['icon'])}). plotly.js is preloaded, so it is downloaded "
-              "with the page even where it never runs."]
+              f"({kb(next(iter(r['bytes'].values()))['icon'])}). plotly.js is fetched at the first tap or "
+              "once the page has loaded, so it is downloaded on first view even where it never runs."]
     return "\n".join(lines)
 
 
@@ -339,8 +339,9 @@ def _limits(r: dict) -> str:
                if any(page["scores"][c] < least for c, least in BUDGET_LIGHTHOUSE.items()
                       if c != "seo" or page["indexed"])}
         lines.append(f"- **Lighthouse.** {len(r['lighthouse']['pages']) - len(low)} of {len(r['lighthouse']['pages'])} "
-                     "pages hold every score. plotly.js is preloaded but not run while the page loads (a phone runs "
-                     "it at the first tap that needs it), so it adds no blocking time."
+                     "pages hold every score. plotly.js is neither fetched nor run while the page loads (it is "
+                     "fetched at the first tap or once the page has loaded, and a phone runs it at the first tap "
+                     "that needs it), so it takes no bandwidth from the first view and adds no blocking time."
                      + ("" if not low else " Below budget: " + "; ".join(
                          f"{path} ({', '.join(a.split(':', 1)[1] for a in page['failed'])}; TBT {page['tbt']:.0f} ms)"
                          for path, page in low.items()) + "."))
@@ -432,7 +433,10 @@ HOW = """\
 - **plotly.js fetched early, run when needed.** Evaluating plotly.js holds a phone's main thread for about half a
   second, so the runtime starts without it: controls answer at once from the page data (readouts, prose, tables),
   and each chart's still drawing (render/poster.py) stands in for Plotly's, faded and saying so once the reader
-  has chosen another state. The page preloads plotly.js at low priority; the runtime runs it when a chart near the
+  has chosen another state. The page holds plotly.js in a `<template>`, which the browser neither fetches nor
+  runs: a download started with the page would share a slow phone's bandwidth with what it shows first, and
+  Lighthouse's simulated load counted it against the largest paint. It is fetched at the reader's first tap, or
+  once the page has loaded and the main thread is idle; the runtime runs it when a chart near the
   view must show a state its drawing does not (a tap, a deep link), when the reader taps a chart, on a device that
   hovers once a chart is within a screen of the view (for its hover labels), or when a script asks. It runs after
   the tap's answer is painted, and the chart then draws the state chosen last. Taps before runtime.js has run are

@@ -23,6 +23,8 @@ TINY = FIXTURES / "tiny" / "content"
 CONTROLS = FIXTURES / "controls" / "content"
 PHONE = {"viewport": {"width": 412, "height": 823}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+# The page has fetched plotly.js (or begun to).
+PLOTLY_FETCHED = "performance.getEntriesByType('resource').some(e => /plotly\\.min\\.js/.test(e.name))"
 
 # Runs before the page's scripts: every state shown and every chart Plotly drew, in order.
 RECORD = """
@@ -164,6 +166,36 @@ def test_taps_before_the_runtime_has_started_are_kept(browser, hosted, coin_flip
     context.close()
 
 
+def test_plotly_is_not_fetched_while_the_page_loads_but_once_it_has(browser, hosted):
+    # The page's load waits for runtime.js, held here: until then nothing fetches plotly.js,
+    # whose download would share a slow phone's bandwidth with what the page shows first.
+    context, page, held, errors = open_page(browser, hosted["tiny"] + "coin-flips/index.html", hold=("runtime.js",))
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    flips(page).get_by_role("button", name="3", exact=True).wait_for()
+    page.wait_for_timeout(500)
+    assert not any("plotly" in url for url in requested) and not page.evaluate(PLOTLY_FETCHED)
+    held["runtime.js"].release()
+    page.wait_for_load_state("load")
+    page.wait_for_function(PLOTLY_FETCHED)
+    assert sum("plotly" in url for url in requested) == 1
+    assert not page.evaluate("!!window.Plotly") and errors == []
+    context.close()
+
+
+def test_a_tap_before_the_page_has_loaded_starts_fetching_plotly_for_its_chart(browser, hosted, coin_flips):
+    context, page, held, errors = open_page(browser, hosted["tiny"] + "coin-flips/index.html",
+                                            hold=("plotly.min.js", "runtime.js"))
+    flips(page).get_by_role("button", name="3", exact=True).wait_for()
+    with page.expect_request(re.compile(r"plotly\.min\.js")):
+        flips(page).get_by_role("button", name="3", exact=True).tap()
+    held["plotly.min.js"].release()
+    held["runtime.js"].release()
+    page.wait_for_function("key => window.__drawn.includes(key)", arg=coin_flips[3].key)
+    assert shows(page, coin_flips[3]) and errors == []
+    context.close()
+
+
 def test_a_slider_moved_before_the_runtime_has_started_is_followed(browser, hosted):
     context, page, held, errors = open_page(browser, hosted["controls"] + "masks/index.html",
                                             hold=("plotly.min.js", "runtime.js"))
@@ -187,8 +219,8 @@ def test_a_phone_that_only_reads_never_runs_plotly(browser, hosted):
         chart.scroll_into_view_if_needed()
         assert chart.locator("[data-poster]").count() == 1
     page.wait_for_timeout(1000)
-    # plotly.js came early (it is preloaded), but a page that is only read never runs it.
-    assert page.evaluate("performance.getEntriesByType('resource').some(e => /plotly\\.min\\.js/.test(e.name))")
+    # plotly.js is fetched once the page has loaded, but a page that is only read never runs it.
+    assert page.evaluate(PLOTLY_FETCHED)
     assert not page.evaluate("!!window.Plotly")
     assert page.locator("[data-pending]").count() == 0 and errors == []
     # Tapping a chart (to read it) runs plotly.js: its labels come with Plotly.
@@ -249,7 +281,7 @@ def test_the_single_file_copy_runs_its_inline_plotly_when_a_tap_needs_it(browser
     assert shows(page, coin_flips[3])
     page.locator("[data-chart] .main-svg").first.wait_for()
     assert page.evaluate("explainerRuntime.steps[0].drawn") == coin_flips[3].key
-    assert re.search(r"plotly\.js", page.evaluate("document.querySelector('[data-plotly]').textContent.slice(0, 300)"))
+    assert re.search(r"plotly\.js", page.evaluate("document.querySelector('template[data-plotly]').content.textContent.slice(0, 300)"))
     assert errors == []
     context.close()
 

@@ -112,8 +112,8 @@ def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
         inline = re.findall(r"<script>(.*?)</script>", html, re.S)
         for name in RUNTIMES[source.kind]:
             assert any(name in script for script in inline), f"{source.slug}: no {name} inline"
-        # plotly.js is inline too, in a script that does not run until the runtime runs it.
-        held = re.findall(r'<script type="text/plain" data-plotly>(.*?)</script>', html, re.S)
+        # plotly.js is inline too, in a <template> that holds it until the runtime runs it.
+        held = re.findall(r'<template data-plotly><script>(.*?)</script></template>', html, re.S)
         assert (len(held), "plotly.js" in "".join(held)[:300]) == ((1, True) if "data-chart" in html else (0, False))
 
 

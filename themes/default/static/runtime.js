@@ -6,12 +6,13 @@
    It starts without plotly.js. Controls answer at once from the page data
    (readouts, prose, tables), and each chart's still drawing (render/poster.py)
    stands in for Plotly's until plotly.js is needed: evaluating it holds a
-   phone's main thread for half a second, so the page preloads it and the
-   runtime runs it only when a chart near the screen must show a state its
-   drawing does not (a tap, a deep link), when the reader clicks a chart, on a
-   device that hovers once a chart nears the screen (for its hover labels), or
-   when a script asks (explainerRuntime.plotly()). Until then a drawing that no
-   longer shows its step's state is marked as showing the earlier one.
+   phone's main thread for half a second, so the runtime fetches it once the
+   page has loaded and runs it only when a chart near the screen must show a
+   state its drawing does not (a tap, a deep link), when the reader clicks a
+   chart, on a device that hovers once a chart nears the screen (for its hover
+   labels), or when a script asks (explainerRuntime.plotly()). Until then a
+   drawing that no longer shows its step's state is marked as showing the
+   earlier one.
 
    Events, dispatched on the step's section (they bubble):
    - "explainer:state", detail {key}: a state is shown (controls, readouts,
@@ -500,29 +501,41 @@
     }));
   }
 
-  // plotly.js comes from the element marked data-plotly: a preload of the file (the page
-  // fetches it early, at low priority), or, in a single-file copy, the file's text in a
-  // script that does not run (outputs/offline.py). It is run once, when first needed; a
-  // theme may also load it with a script of its own.
+  // plotly.js comes from <template data-plotly> (templates/_plotly.html): a script of the
+  // file, or in a single-file copy its text (outputs/offline.py). Nothing in a template is
+  // fetched or run, so the page's first view has the network to itself. The file is
+  // fetched at the first tap (templates/_early_input.html) or, failing that, once the page
+  // has loaded and the main thread is idle; it is run once, when first needed. A theme may
+  // also load it with a script of its own.
   var plotly = (function () {
-    var source = document.querySelector("[data-plotly]");
+    var held = document.querySelector("template[data-plotly]");
+    var code = held && held.content.querySelector("script");
+    var address = code && code.getAttribute("src");
     var loading = null, asked = null;
+    if (address && window.lensaFetchPlotly) {
+      var afterLoad = function () {
+        if (window.requestIdleCallback) window.requestIdleCallback(window.lensaFetchPlotly, { timeout: 1000 });
+        else setTimeout(window.lensaFetchPlotly, 0);
+      };
+      if (document.readyState === "complete") afterLoad();
+      else window.addEventListener("load", afterLoad);
+    }
     function run(resolve, reject) {
       if (window.Plotly) return resolve();
-      if (!source) {  // a theme's own script: there once the page has loaded
+      if (!code) {  // a theme's own script: there once the page has loaded
         var loaded = function () { return window.Plotly ? resolve() : reject(new Error("no plotly.js")); };
         return document.readyState === "complete" ? loaded() : window.addEventListener("load", loaded);
       }
       var script = document.createElement("script");
-      if (source.tagName === "LINK") {
+      if (address) {
         script.onload = function () { resolve(); };
         script.onerror = function () { reject(new Error("plotly.js did not load")); };
-        script.src = source.href;
+        script.src = address;
       } else {
-        script.text = source.textContent;
+        script.text = code.text;
       }
       document.head.appendChild(script);
-      if (source.tagName !== "LINK") resolve();
+      if (!address) resolve();
     }
     function load() {
       if (!loading) {
