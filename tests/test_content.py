@@ -47,6 +47,28 @@ def test_unknown_keys_are_warnings_with_a_suggestion(tmp_site):
     assert warning.field == "titel" and "did you mean 'title'" in warning.message and warning.line == 2
 
 
+def test_loading_again_reads_every_edit_and_gives_fresh_objects(tmp_site):
+    """Parsed files are kept by their text (the dev server loads the site on every
+    rebuild): an edit is read, a file's warnings come again, and what a build
+    changes in what it loaded is not what the next load gives."""
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    step_file = content / "coin-flips" / "steps" / "01-runs.md"
+    first = load_site(content)
+    [step] = first.pages[0].steps
+    step.controls = []                       # as the build gives a step its resolved controls
+    step.readouts.clear()
+    again = load_site(content)
+    [kept] = again.pages[0].steps
+    assert kept is not step and len(kept.controls) == 1 and len(kept.readouts) == 2
+    assert [w.field for w in again.warnings] == ["titel"]
+    step_file.write_text(step_file.read_text("utf-8").replace("With {{ flips }} flips", "Edited: {{ flips }}")
+                         .replace('title = "Runs of Heads"', 'title = "Runs"\ncolour = "red"'), "utf-8")
+    edited = load_site(content)
+    [step] = edited.pages[0].steps
+    assert step.prose.startswith("Edited: ") and step.title == "Runs"
+    assert sorted(w.field for w in edited.warnings) == ["colour", "titel"]
+
+
 def test_default_must_be_one_of_the_literal_values(tmp_site):
     step = (FIXTURE_STEP.replace('values = "FLIPS"', "values = [1, 2]").replace("default = 2", "default = 5"))
     content = tmp_site({"coin-flips/steps/01-runs.md": step})

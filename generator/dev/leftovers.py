@@ -40,7 +40,7 @@ def starter_leftovers(pages: list, texts: dict[Path, str], site_file: Path, site
     is the old placeholder. `texts` holds the Markdown files of the pages, by path."""
     found = []
     for page in pages:
-        for path in sorted(p for p in texts if page.path in p.parents):
+        for path in sorted(p for p in texts if p.is_relative_to(page.path)):
             found += _in_file(path, texts[path])
     for number, line in enumerate(site_text.split("\n"), start=1):
         if re.match(r"\s*subtitle\s*=", line) and SUBTITLE_PLACEHOLDER in line:
@@ -49,11 +49,12 @@ def starter_leftovers(pages: list, texts: dict[Path, str], site_file: Path, site
     return found
 
 
-def _in_file(path: Path, text: str) -> list[Problem]:
+@functools.lru_cache(maxsize=1024)  # by the text: a rebuild reads every file again, most unchanged
+def _in_file(path: Path, text: str) -> tuple[Problem, ...]:
     flat = " ".join(text.split())
     hits = [unit for unit in _starter_texts() if unit.text in flat]
     if not hits:
-        return []
+        return ()
     problems, seen = [], set()
     for unit in hits:
         key = unit.step or unit.field
@@ -68,7 +69,7 @@ def _in_file(path: Path, text: str) -> list[Problem]:
             excerpt = unit.text if len(unit.text) <= 60 else unit.text[:57].rstrip() + "…"
             problems.append(Problem(path, f"the starter's placeholder text is still here (\"{excerpt}\"): write "
                                     "your own", line, unit.field))
-    return problems
+    return tuple(problems)
 
 
 def _line_of(text: str, first_line: str) -> int | None:

@@ -7,10 +7,11 @@ marker is the part called `main`.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ContentError
@@ -75,7 +76,30 @@ def parse_toml(text: str, path: Path, first_line: int = 1) -> dict:
 
 def load_document(path: Path, allowed_parts: tuple[str, ...] | None) -> Document:
     """The front matter and the '::: part's of a file; allowed_parts None takes any part."""
-    text = read_text(path)
+    doc = _parsed(path, read_text(path), allowed_parts)
+    # The caller's own copy of what it may change: the parse is kept for the next reader.
+    return replace(doc, meta=_fresh(doc.meta), parts=dict(doc.parts), part_lines=dict(doc.part_lines))
+
+
+# Kept by the text: the dev server's rebuilds read every file again, most of them
+# unchanged, and parsing their TOML was most of loading a site.
+@functools.lru_cache(maxsize=1024)
+def _parsed(path: Path, text: str, allowed_parts: tuple[str, ...] | None) -> Document:
+    return parse_document(path, text, allowed_parts)
+
+
+def _fresh(value):
+    """A copy of TOML values: its tables and arrays new, the rest (strings, numbers,
+    dates) immutable."""
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    return value
+
+
+def parse_document(path: Path, text: str, allowed_parts: tuple[str, ...] | None) -> Document:
+    """load_document of the file's text."""
     lines = text.split("\n")
     if lines[0].strip() != _DELIMITER:
         raise ContentError.one(path, "must start with a '+++' line opening the TOML front matter", line=1)

@@ -414,7 +414,7 @@ def line_of(text: str, key: str | None, prefix: str = "") -> int | None:
 _KEY = re.compile(r'^\s*(?:"([^"]*)"|([^\s="]+))\s*=')
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=1024)  # every content file: a build asks again when it computes the steps
 def _line_index(text: str) -> tuple[dict, dict]:
     """Every table header's and key's first line, read in one pass: validation asks
     for the line of every key of a file, and rescanning the file each time was slow."""

@@ -3,13 +3,14 @@ references) and its steps, each with controls, readouts and a chart. Loaded and
 validated with every problem collected, so an author sees every error at once."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...errors import ContentError, Problem
 from ...load import schema
 from ...load.content import collect, present
-from ...load.frontmatter import load_document
+from ...load.frontmatter import load_document, parse_document, read_text
 from ...render import charts as chart_kinds
 from .. import PageSource, Reference
 from .schema import CHART, EXPLAINER, READOUT, STEP
@@ -133,9 +134,22 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
 
 
 def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
-    doc = load_document(path, ("main", "hint", "deeper"))
-    meta, errors, meta_warnings = schema.validate(doc.meta, STEP, path, doc.text)
-    warnings += meta_warnings
+    step, found, errors = _step_of(path, number, read_text(path))
+    warnings += found
+    if errors:
+        raise ContentError(list(errors))
+    # The caller's own step (the build gives it its resolved controls), with new lists;
+    # what they hold (controls, readouts, charts) is frozen.
+    return replace(step, controls=list(step.controls), readouts=list(step.readouts), charts=list(step.charts),
+                   summaries=list(step.summaries), part_lines=dict(step.part_lines))
+
+
+@functools.lru_cache(maxsize=1024)
+def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Problem, ...], tuple[Problem, ...]]:
+    """A step, its warnings and its errors, made from its file's text alone: kept by that
+    text, as the dev server's rebuilds read every step again and most are unchanged."""
+    doc = parse_document(path, text, ("main", "hint", "deeper"))
+    meta, errors, warnings = schema.validate(doc.meta, STEP, path, doc.text)
     if "main" not in doc.parts:
         errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
                               doc.body_line))
@@ -152,7 +166,7 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
     if not errors:
         errors += _chart_option_problems(chart_tables, meta.get("chart") is not None, path, doc.text)
     if errors:
-        raise ContentError(errors)
+        return None, tuple(warnings), tuple(errors)
     slug = path.stem.split("-", 1)[1] if "-" in path.stem and path.stem.split("-")[0].isdigit() else path.stem
     return Step(
         path=path, number=number, slug=slug, title=meta["title"], subtitle=meta["subtitle"],
@@ -161,7 +175,7 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
         charts=[Chart(**table) for table in chart_tables], summaries=summaries,
         prose=doc.parts["main"], hint=doc.parts.get("hint", ""), deeper=doc.parts.get("deeper", ""),
         prose_line=doc.part_lines["main"], part_lines=dict(doc.part_lines),
-    )
+    ), tuple(warnings), ()
 
 
 def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[list[dict], list[str]]:

@@ -259,9 +259,15 @@ def raster_pictures(z, span, scale: str, mask=None, fade=None) -> list[dict]:
 
 @functools.lru_cache(maxsize=256)
 def _png_of(values, low: float, high: float, scale: str, fade) -> str:
+    shades: dict[float, str] = {}  # by level: a picture has many more cells than its 256 levels
+
     def colour(value):
-        shade = scale_colour(scale, levelled((value - low) / (high - low)))
-        return grey(shade, fade) if fade else shade
+        level = levelled((value - low) / (high - low))
+        shade = shades.get(level)
+        if shade is None:
+            shade = scale_colour(scale, level)
+            shade = shades[level] = grey(shade, fade) if fade else shade
+        return shade
     return png_uri(values, colour)
 
 
