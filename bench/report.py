@@ -330,9 +330,11 @@ def _limits(r: dict) -> str:
                 if p[key] is not None and p[key] / 1000 > budget]
         lines.append("- **A throttled phone.** The first tap is answered by runtime.js, which runs once the page is "
                      "parsed and needs no plotly.js; a tap before it has run is kept and replayed. Plotly's chart of "
-                     "the tapped state waits for plotly.js to arrive (its download alone takes about "
-                     f"{_plotly_seconds(r):.1f} s at {phone.DOWNLOAD_BYTES_PER_S * 8 / 1e6:.1f} Mbit/s) and to run "
-                     "once, after the tap's answer is painted."
+                     "the tapped state waits for plotly.js, whose download starts at that first tap (the page does not "
+                     "fetch it while it loads, which kept Lighthouse's largest paint early) and alone takes about "
+                     f"{_plotly_seconds(r):.1f} s at {phone.DOWNLOAD_BYTES_PER_S * 8 / 1e6:.1f} Mbit/s, and then "
+                     "for it to run once, after the tap's answer is painted: the tap's time, plus the download, "
+                     "plus running plotly.js at 4× CPU, is what limits it."
                      + (" Over budget: " + ", ".join(f"{page} ({key})" for page, key in slow) + "." if slow else ""))
     if "lighthouse" in r:
         low = {path: page for path, page in r["lighthouse"]["pages"].items()
