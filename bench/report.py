@@ -285,7 +285,15 @@ def _limits(r: dict) -> str:
                      f"`build()`'s {ms(b['work_s'])}, the largest stages are "
                      + ", ".join(f"{name} ({ms(t)})" for name, t in stages) + ". "
                      f"The CPU-time ratio ({b['cpu_ratio']:.2f}×) is steadier than the wall-time one "
-                     f"({b['ratio']:.2f}×): on a shared machine, wall time also counts waiting for a core.")
+                     f"({b['ratio']:.2f}×): on a shared machine, wall time also counts waiting for a core."
+                     + ("" if b["ratio"] <= 1 + BUDGET_FLOOR_PER_PAGE * b.get("pages", 1) else
+                        " Over budget in wall time: render_pages makes every state's figure, table and picture "
+                        "and pools the repeated arrays of each page, and renders each step through Jinja for its "
+                        "page and each of its embeds; render_offline reads each page with the standard library's "
+                        "HTML parser; compute_site runs the authors' models. What would cut it further is an "
+                        "on-disk cache of the computed states and their figures, keyed on every input of a page "
+                        "(its folder, content/_lib and the data files its model reads, the generator's source and "
+                        "the versions of Python and numpy), which is not built yet."))
     if "rebuild" in r:
         t = r["rebuild"]
         lines.append(f"- **Incremental rebuild.** A prose edit re-renders the prose of every state of the edited "
@@ -343,7 +351,10 @@ def _limits(r: dict) -> str:
         lines.append(f"- **Lighthouse.** {len(r['lighthouse']['pages']) - len(low)} of {len(r['lighthouse']['pages'])} "
                      "pages hold every score. plotly.js is neither fetched nor run while the page loads (it is "
                      "fetched at the first tap or once the page has loaded, and a phone runs it at the first tap "
-                     "that needs it), so it takes no bandwidth from the first view and adds no blocking time."
+                     "that needs it), so it takes no bandwidth from the first view and adds no blocking time. What blocking time is left is "
+                     "the page's own work, which the simulation multiplies by its 4× CPU factor: on the longest "
+                     "pages the largest task is the first layout of the whole page, every step's still drawings "
+                     "and tables at once, and it varies from run to run (one run a page here)."
                      + ("" if not low else " Below budget: " + "; ".join(
                          f"{path} ({', '.join(a.split(':', 1)[1] for a in page['failed'])}; TBT {page['tbt']:.0f} ms)"
                          for path, page in low.items()) + "."))
