@@ -513,9 +513,11 @@
     var address = code && code.getAttribute("src");
     var loading = null, asked = null;
     if (address && window.lensaFetchPlotly) {
+      // Not once a script is fetching it already (a tap or a deep link ran it).
+      var fetchEarly = function () { if (!loading) window.lensaFetchPlotly(); };
       var afterLoad = function () {
-        if (window.requestIdleCallback) window.requestIdleCallback(window.lensaFetchPlotly, { timeout: 1000 });
-        else setTimeout(window.lensaFetchPlotly, 0);
+        if (window.requestIdleCallback) window.requestIdleCallback(fetchEarly, { timeout: 1000 });
+        else setTimeout(fetchEarly, 0);
       };
       if (document.readyState === "complete") afterLoad();
       else window.addEventListener("load", afterLoad);
