@@ -327,7 +327,7 @@ def treatment(rule):
 PAIRS = ["IsNext", "NotNext"]
 SENTENCE_A = [t.lower() for t in TOKENS]
 # Hand-written second sentences: one that follows A, one from somewhere else.
-SENTENCE_B = {"IsNext": ["then", "it", "fell", "asleep"], "NotNext": ["penguins", "cannot", "fly"]}
+SENTENCE_B = {"IsNext": ["then", "it", "fell", "asleep"], "NotNext": ["stock", "prices", "rose", "sharply"]}
 
 
 def pair_tokens(pair):
