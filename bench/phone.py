@@ -94,7 +94,10 @@ def _one_view(browser, url: str) -> dict:
     target = page.locator(_TARGET).first
     target.wait_for(state="attached", timeout=60_000)
     # The reader scrolls to the step (or round) and its figure, and taps as soon as the control shows.
-    target.evaluate("b => (b.closest('section') || b).scrollIntoView({ block: 'start' })")
+    # At once, as a finger's scroll is: the theme's smooth scrolling animates a scrollIntoView, and
+    # a tap while the page still moves only stops it (Chromium sends no click), a tap the reader
+    # scrolling by hand would not lose.
+    target.evaluate("b => (b.closest('section') || b).scrollIntoView({ block: 'start', behavior: 'instant' })")
     target.wait_for(state="visible", timeout=60_000)
     has_chart = page.locator("[data-chart]").count() > 0
     taps = 0
