@@ -203,8 +203,8 @@ def _bytes(r: dict) -> str:
                      f"**{kb(s['own'])}** | {kb(s['plotly'])} | **{kb(s['total'])}** |")
     lines += ["", "The page's markup and data are one file and compress together; the data column is the "
               "inline JSON compressed on its own, and markup is the rest. Own bytes also count the site's icon "
-              f"({kb(next(iter(r['bytes'].values()))['icon'])}). plotly.js is fetched at the first tap or "
-              "once the page has loaded, so it is downloaded on first view even where it never runs."]
+              f"({kb(next(iter(r['bytes'].values()))['icon'])}). plotly.js is fetched once the first view is "
+              "painted, so it is downloaded on first view even where it never runs."]
     return "\n".join(lines)
 
 
@@ -349,9 +349,9 @@ def _limits(r: dict) -> str:
                if any(page["scores"][c] < least for c, least in BUDGET_LIGHTHOUSE.items()
                       if c != "seo" or page["indexed"])}
         lines.append(f"- **Lighthouse.** {len(r['lighthouse']['pages']) - len(low)} of {len(r['lighthouse']['pages'])} "
-                     "pages hold every score. plotly.js is neither fetched nor run while the page loads (it is "
-                     "fetched at the first tap or once the page has loaded, and a phone runs it at the first tap "
-                     "that needs it), so it takes no bandwidth from the first view and adds no blocking time. What blocking time is left is "
+                     "pages hold every score. plotly.js is neither fetched nor run before the first view is painted "
+                     "(it is fetched then, at a low priority, and a phone runs it at the first tap that needs it), "
+                     "so it takes no bandwidth from the first view and adds no blocking time. What blocking time is left is "
                      "the page's own work, which the simulation multiplies by its 4× CPU factor: on the longest "
                      "pages the largest task is the first layout of the whole page, every step's still drawings "
                      "and tables at once, and it varies from run to run (one run a page here)."
@@ -448,8 +448,8 @@ HOW = """\
   and each chart's still drawing (render/poster.py) stands in for Plotly's, faded and saying so once the reader
   has chosen another state. The page holds plotly.js in a `<template>`, which the browser neither fetches nor
   runs: a download started with the page would share a slow phone's bandwidth with what it shows first, and
-  Lighthouse's simulated load counted it against the largest paint. It is fetched at the reader's first tap, or
-  once the page has loaded and the main thread is idle; the runtime runs it when a chart near the
+  Lighthouse's simulated load counted it against the largest paint. It is fetched, at a low priority, once the
+  first view is painted (or at a first tap before that); the runtime runs it when a chart near the
   view must show a state its drawing does not (a tap, a deep link), when the reader taps a chart, on a device that
   hovers once a chart is within a screen of the view (for its hover labels), or when a script asks. It runs after
   the tap's answer is painted, and the chart then draws the state chosen last. Taps before runtime.js has run are

@@ -129,7 +129,7 @@ def test_every_page_loads_in_chromium_under_a_subpath(hosted, reader, name):
         page.goto(root_url + path)
         page.wait_for_load_state("load")
         wait_for_runtime(page)
-        # plotly.js is fetched once the page has loaded and may still be arriving: leaving
+        # plotly.js is fetched once the first view is painted and may still be arriving: leaving
         # the page then would cut it off, which is no failure of the page.
         page.wait_for_load_state("networkidle")
         sheets = page.evaluate("Array.from(document.styleSheets).map(s => s.cssRules.length)")

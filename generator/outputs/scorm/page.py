@@ -12,9 +12,10 @@ What changes, and why:
   frame, it would unload the page and end the learner's session;
 - the Embed buttons and the "Save offline" link (data-offline="omit") are left
   out, and so is the canonical link;
-- the bridge to the LMS (the theme's scorm.js) is loaded first thing in <head>,
-  as a classic script, so a resumed place is in the address before the page's
-  own scripts read it.
+- the bridge to the LMS (the theme's scorm.js) is loaded as a classic script
+  before the first script of <head> (or at its end when it has none), so it runs
+  before any of the page's own scripts, and a resumed place is in the address
+  before they read it.
 """
 from __future__ import annotations
 
@@ -44,6 +45,21 @@ class _PackagePage(_Copy):
         super().__init__(html, page, files, base_url)
         self._bridge = bridge
         self.needed: set[str] = set()
+        self._first_head_script: int | None = None
+        self._templates = 0  # a script inside a <template> is never run: the bridge does not go there
+
+    def _on_start(self, tag, attrs, closed):
+        if tag == "template" and not closed:
+            self._templates += 1
+        elif tag == "script" and not self._templates and self._head_end is None and self._body_start is None \
+                and self._first_head_script is None:
+            self._first_head_script = self._at()
+        super()._on_start(tag, attrs, closed)
+
+    def _on_end(self, tag):
+        if tag == "template" and self._templates:
+            self._templates -= 1
+        super()._on_end(tag)
 
     # Scripts and stylesheets stay files of the package.
     def _inline_script(self, text, attributes, values, at, closed):
@@ -137,4 +153,6 @@ class _PackagePage(_Copy):
     def _on_finish(self):
         if self._head_end is None:
             raise self._fail(0, "the page has no </head> to load the LMS bridge in")
-        self._edits.append((self._head_end, self._head_end, self._bridge + "\n"))
+        # An insertion sorts before an edit of the script at the same place (text()).
+        at = self._head_end if self._first_head_script is None else self._first_head_script
+        self._edits.append((at, at, self._bridge + "\n"))

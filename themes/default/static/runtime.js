@@ -504,7 +504,8 @@
   // plotly.js comes from <template data-plotly> (templates/_plotly.html): a script of the
   // file, or in a single-file copy its text (outputs/offline.py). Nothing in a template is
   // fetched or run, so the page's first view has the network to itself. The file is
-  // fetched at the first tap (templates/_early_input.html) or, failing that, once the page
+  // fetched once the first view is painted or at a first tap (templates/_early_input.html),
+  // or, where neither came (a page loaded hidden, whose frames never run), once the page
   // has loaded and the main thread is idle; it is run once, when first needed. A theme may
   // also load it with a script of its own.
   var plotly = (function () {
