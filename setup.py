@@ -4,17 +4,19 @@
   every folder under them is found here, so a new subpackage, theme or starter
   file is in the wheel without being listed (the folders of templates and
   starters are data: every file in them is shipped).
-- The partial plotly.js bundle that package.json pins: the wheel and the sdist
-  carry it, copied from node_modules/ (npm ci) with its package.json (name,
-  version, licence) and licence file. docs/architecture.md says why it is
-  copied, not committed.
+- The partial plotly.js bundle built from the plotly.js that package.json pins
+  (plotly-bundle/bundle.js, into plotly-bundle/dist/): the wheel and the sdist
+  carry it with its package.json (name, version, licence) and licence file; it
+  is built here first when npm ci has run but the bundle has not been built.
+  docs/architecture.md says why it is copied, not committed.
 
-An sdist holds the bundle at the same place (node_modules/<package>/), so a
-wheel builds from it with no npm. An editable install (make build) needs no
-copy: it runs from the checkout, which finds node_modules/ itself.
+An sdist holds the bundle at the same place (plotly-bundle/dist/), so a wheel
+builds from it with no npm or Node. An editable install (make build) needs no
+copy: it runs from the checkout, which finds plotly-bundle/dist/ itself.
 """
 import runpy
 import shutil
+import subprocess
 from pathlib import Path
 
 from setuptools import find_namespace_packages, setup
@@ -27,11 +29,15 @@ VENDORED = Path("lensa") / "vendor" / "plotly"   # inside the wheel; resources.V
 
 
 def _bundle():
-    """The bundle package.json names, as npm ci installed it; a clear stop otherwise."""
-    name = resources["bundle_dependency"](HERE)
-    bundle = resources["Bundle"].read(HERE / "node_modules" / name)
+    """The partial bundle in plotly-bundle/dist/, built first from the plotly.js npm ci
+    installed when it is not there yet; a clear stop otherwise."""
+    folder = HERE / resources["BUILT_PLOTLY"]
+    bundle = resources["Bundle"].read(folder)
+    if bundle is None and (HERE / "node_modules" / "plotly.js").is_dir():
+        subprocess.run(["node", str(HERE / "plotly-bundle" / "bundle.js")], cwd=HERE, check=True)
+        bundle = resources["Bundle"].read(folder)
     if bundle is None:
-        raise SystemExit(f"error: node_modules/{name}/ is missing or incomplete: run `npm ci` (or `make build`) "
+        raise SystemExit(f"error: {resources['BUILT_PLOTLY']}/ is missing or incomplete: run `npm ci` (or `make build`) "
                          "before building the package, so that it carries the partial plotly.js bundle")
     return bundle
 
@@ -57,7 +63,7 @@ class Sdist(sdist):
     def make_release_tree(self, base_dir, files):
         super().make_release_tree(base_dir, files)
         bundle = _bundle()
-        for path in [HERE / "package.json", *_bundle_files(bundle)]:
+        for path in _bundle_files(bundle):
             target = Path(base_dir) / path.relative_to(HERE)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)

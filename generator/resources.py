@@ -3,8 +3,9 @@ partial plotly.js bundle with its version and licence.
 
 Installed from a wheel, they are inside the package (lensa/themes/,
 lensa/vendor/plotly/). In this repository's checkout, where generator/ is the
-package's code, they are the top-level themes/ and the bundle npm ci puts in
-node_modules/; pyproject.toml maps themes/ into the package, and setup.py copies
+package's code, they are the top-level themes/ and the bundle that
+plotly-bundle/bundle.js builds into plotly-bundle/dist/ from the plotly.js source
+npm ci installs; pyproject.toml maps themes/ into the package, and setup.py copies
 the bundle in when a wheel or sdist is built (docs/architecture.md says why).
 
 Standard library only: setup.py runs this file on its own, before the package
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-VENDORED_PLOTLY = PACKAGE_DIR / "vendor" / "plotly"   # the bundle's npm folder, as the wheel carries it
+VENDORED_PLOTLY = PACKAGE_DIR / "vendor" / "plotly"   # the bundle's folder, as the wheel carries it
+BUILT_PLOTLY = Path("plotly-bundle") / "dist"          # in a checkout: what plotly-bundle/bundle.js builds
 PACKAGE_JSON = "package.json"
 
 
@@ -35,7 +37,7 @@ THEMES_DIR = PACKAGE_DIR / "themes" if CHECKOUT is None else CHECKOUT / "themes"
 
 @dataclass(frozen=True)
 class Bundle:
-    """An npm package of plotly.js: its folder and what its package.json records."""
+    """A bundle of plotly.js: its folder and what the package.json beside it records."""
     folder: Path
     name: str
     version: str
@@ -61,23 +63,8 @@ class Bundle:
         return bundle if bundle.main and bundle.path.is_file() else None
 
 
-def bundle_dependency(project: Path) -> str:
-    """The npm package of plotly.js that the project's package.json ships: its one
-    dependency (the test suite's packages are devDependencies)."""
-    manifest = json.loads((project / PACKAGE_JSON).read_text("utf-8"))
-    names = [name for name in manifest.get("dependencies", {}) if name.startswith("plotly.js")]
-    if len(names) != 1:
-        raise ValueError(f"{project / PACKAGE_JSON}: expected one plotly.js package in dependencies, "
-                         f"found {names or 'none'}")
-    return names[0]
-
-
 def plotly_bundle() -> Bundle | None:
-    """The partial bundle the pages load: in a checkout, the one npm ci installed
-    (so an upgrade in package.json applies at once); installed, the package's copy."""
-    if CHECKOUT is not None:
-        try:
-            return Bundle.read(CHECKOUT / "node_modules" / bundle_dependency(CHECKOUT))
-        except (OSError, ValueError):  # no package.json, or no plotly.js in it: no partial bundle
-            return None
-    return Bundle.read(VENDORED_PLOTLY)
+    """The partial bundle the pages load: in a checkout, the one built from the
+    plotly.js that package.json pins (make rebuilds it when that changes); installed,
+    the package's copy."""
+    return Bundle.read(VENDORED_PLOTLY if CHECKOUT is None else CHECKOUT / BUILT_PLOTLY)

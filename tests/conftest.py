@@ -37,7 +37,7 @@ def copy_generator(project: Path) -> Path:
     copy = project / "generator"
     shutil.copytree(ROOT / "generator", copy, ignore=shutil.ignore_patterns("__pycache__"))
     bundle = plotly_bundle()
-    assert bundle is not None, "node_modules/ has no plotly.js bundle: run 'npm ci' (make test does)"
+    assert bundle is not None, "plotly-bundle/dist/ has no plotly.js bundle: run 'make build' (make test does)"
     shutil.copytree(bundle.folder, copy / VENDORED_PLOTLY.relative_to(VENDORED_PLOTLY.parents[1]))
     return copy
 

@@ -129,15 +129,15 @@ def test_default_folders_are_the_current_ones(tmp_path, monkeypatch):
 
 
 def test_version_names_lensa_and_the_plotly_js_it_ships(capsys):
-    """The bundle package.json ships, as npm ci installed it: an upgrade there shows here."""
+    """The bundle built from the plotly.js package.json pins: an upgrade there shows here."""
     import json
 
-    from generator.resources import bundle_dependency
+    from generator.resources import BUILT_PLOTLY
 
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
-    name = bundle_dependency(ROOT)
-    bundle = json.loads((ROOT / "node_modules" / name / "package.json").read_text())
-    assert capsys.readouterr().out == (f"lensa {generator.__version__}, with plotly.js {bundle['version']} "
-                                       f"({name}, {bundle['license']} licence)\n")
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["plotly.js"]
+    bundle = json.loads((ROOT / BUILT_PLOTLY / "package.json").read_text())
+    assert capsys.readouterr().out == (f"lensa {generator.__version__}, with plotly.js {pinned} "
+                                       f"({bundle['name']}, {bundle['license']} licence)\n")

@@ -24,7 +24,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import generator
-from generator.resources import Bundle, bundle_dependency
+from generator.resources import BUILT_PLOTLY, Bundle
 
 from .conftest import ROOT, write_files
 from .hosting import PagesServer
@@ -33,7 +33,7 @@ from .hosting import PagesServer
 pytestmark = pytest.mark.xdist_group("wheel")
 
 VERSION = generator.__version__
-BUNDLE = Bundle.read(ROOT / "node_modules" / bundle_dependency(ROOT))
+BUNDLE = Bundle.read(ROOT / BUILT_PLOTLY)
 STARTER_SLUG = "softmax-temperature"
 FIRST_VIEW_BUDGET = 600 * 1024   # gzipped, docs: the standing budgets
 
@@ -41,8 +41,8 @@ FIRST_VIEW_BUDGET = 600 * 1024   # gzipped, docs: the standing budgets
 @pytest.fixture(scope="session")
 def dists(tmp_path_factory):
     """The sdist and the wheel, built from a copy of the checkout's files (those git keeps)
-    and the plotly.js bundle npm ci installed (so nothing lands in the checkout)."""
-    assert BUNDLE is not None, "node_modules/ is not installed: run `npm ci` (make test does)"
+    and the plotly.js bundle built from node_modules/ (so nothing lands in the checkout)."""
+    assert BUNDLE is not None, "plotly-bundle/dist/ is not built: run `make build` (make test does)"
     root = tmp_path_factory.mktemp("dists")
     source = root / "source"
     tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
@@ -51,7 +51,7 @@ def dists(tmp_path_factory):
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(BUNDLE.folder, source / "node_modules" / BUNDLE.folder.name)
+    shutil.copytree(BUNDLE.folder, source / BUILT_PLOTLY)
     done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(root / "dist"),
                            str(source)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -158,8 +158,8 @@ def test_the_wheel_holds_the_package_and_nothing_else(dists):
     assert not any(line.startswith("plotly") for line in _requirements(wheel)), "the full plotly.js is not needed"
     with tarfile.open(sdist) as archive:
         members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    assert {"pyproject.toml", "setup.py", "package.json", "generator/cli.py", "themes/default/theme.toml",
-            f"node_modules/{BUNDLE.name}/package.json", f"node_modules/{BUNDLE.name}/{BUNDLE.main}"} <= members
+    assert {"pyproject.toml", "setup.py", "generator/cli.py", "themes/default/theme.toml",
+            f"{BUILT_PLOTLY.as_posix()}/package.json", f"{BUILT_PLOTLY.as_posix()}/{BUNDLE.main}"} <= members
 
 
 def test_the_installed_package_imports_as_lensa(venv, tmp_path):

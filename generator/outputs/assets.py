@@ -1,12 +1,13 @@
 """Static files a build ships: the theme's CSS and runtime, and plotly.js.
 
-plotly.js is shipped as the partial "basic" bundle that package.json pins: it
-holds the scatter and bar traces, which is all the chart kinds draw (their
-marks are layout shapes and pictures over those traces, and a colour bar rides
-on a scatter trace), at about a quarter of the full bundle's size. In this
-repository's checkout it is the one `npm ci` (which the Makefile runs) puts in
-node_modules/; installed, the copy inside the package (resources.py). Without
-either, the build stops with one line saying to run npm ci.
+plotly.js is shipped as a partial bundle built from the plotly.js that
+package.json pins (plotly-bundle/): its core, the scatter and bar traces and the
+components the chart kinds use, which is all they draw (their marks are layout
+shapes and pictures over scatter traces, and a colour bar rides on a scatter
+trace), at about a fifth of the full bundle's size. In this repository's checkout
+it is the one plotly-bundle/bundle.js builds (the Makefile runs it after npm ci);
+installed, the copy inside the package (resources.py). Without either, the build
+stops with one line saying how to make it.
 """
 from __future__ import annotations
 
@@ -21,24 +22,18 @@ from ..render.theme import Theme
 from ..resources import plotly_bundle
 
 PLOTLY_NAME = "plotly.min.js"  # the name under build/assets/, whichever bundle it holds
-PARTIAL_BUNDLE = Path("plotly.js-basic-dist-min") / "plotly-basic.min.js"
 
 
-def find_plotly_js(node_modules: Path | None = None) -> Path:
-    """The partial bundle the pages load: from `node_modules` when given, else
-    resources.plotly_bundle() (a checkout's node_modules/, or the installed package's
-    copy). There is no other plotly.js to fall back on: the chart kinds are written
-    for this bundle's version, and a full bundle would break the first-view budget."""
-    if node_modules is not None:
-        partial = node_modules / PARTIAL_BUNDLE
-        if partial.is_file():
-            return partial
-    else:
-        bundle = plotly_bundle()
-        if bundle is not None:
-            return bundle.path
-    raise BuildError("plotly.js not found: node_modules/ has no partial bundle (package.json's dependencies); "
-                     "run 'npm ci' (make build does)")
+def find_plotly_js() -> Path:
+    """The partial bundle the pages load: resources.plotly_bundle() (a checkout's
+    plotly-bundle/dist/, or the installed package's copy). There is no other plotly.js
+    to fall back on: the chart kinds are written for this bundle's version, and a full
+    bundle would break the first-view budget."""
+    bundle = plotly_bundle()
+    if bundle is None:
+        raise BuildError("plotly.js not found: plotly-bundle/dist/ has no partial bundle; run 'npm ci' and "
+                         "'node plotly-bundle/bundle.js' (make build does both)")
+    return bundle.path
 
 
 def collect_assets(theme: Theme) -> dict[str, Path]:
