@@ -9,6 +9,7 @@ from generator.build import build
 from generator.cache import disk as diskcache
 from generator.errors import BuildError
 from generator.load.content import load_site
+from generator.outputs import offline
 from generator.outputs.offline import drop_marked, script_text, single_file
 from generator.render.prose import render_prose
 from generator.compute.states import compute_site
@@ -235,6 +236,25 @@ def test_markup_the_parser_cannot_read_is_a_clear_error(markup, problem):
     message = str(error.value)
     assert message.startswith("topic/index.html:4: single-file copy: ") and "\n" not in message
     assert problem in message
+
+
+def test_tags_read_without_the_parser_make_the_copy_the_parser_makes(built_site, monkeypatch):
+    """Plain tags (offline._PLAIN_TAG) skip the parser's reading of their attributes;
+    with every tag read by the parser, every copy comes out the same."""
+    out, result = built_site
+    marked = ('<div class="a">x<div data-offline="omit">y<div>z</div><div/><DIV\nclass="b">'
+              '<img src="data:,a"></DIV></div><a href="#k" title="&amp;">k</a><a href="../index.html">h</a></div>')
+    pages = {f"{source.slug}/index.html": (out / source.slug / "index.html").read_text()
+             for source in result.site.pages}
+    pages["topic/index.html"] = PAGE.replace("<body>", f"<body>{marked}")
+    files = {**FILES, **{path: html.encode() for path, html in pages.items()}}
+    assets = {path: (out / path).read_bytes() for path in map(str, (p.relative_to(out) for p in out.rglob("*")))
+              if path.startswith("assets/")}
+    files.update(assets)
+    fast = {path: single_file(html, path, files) for path, html in pages.items()}
+    monkeypatch.setattr(offline, "_PLAIN_TAG", re.compile(r"(?!)"))  # matches nothing
+    assert {path: single_file(html, path, files) for path, html in pages.items()} == fast
+    assert "y" not in fast["topic/index.html"].split("<body>")[1][:80]
 
 
 def test_marked_elements_are_found_however_they_are_written():
