@@ -65,21 +65,26 @@ _PRELOAD_DROPS = {"rel", "href", "as", "type", "fetchpriority", "crossorigin", "
 _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
 # A link in a page's JSON data (prose HTML inside a JSON string): href=\"...\".
 _DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
-# A start tag that no walk changes or looks into (most tags of a page: the cells of a
-# data table, the shapes of a drawing): a simple name, attributes with double-quoted
-# values or none, none marked data-offline, and any href or src one a copy keeps as it
-# is (an address with a scheme, a data: URI, a fragment). The parser's own reading of
-# a tag's attributes (an expression and an unescape per attribute) is most of what a
-# copy costs; a tag that matches this is read with one expression instead, and any
-# other tag, however unusual, goes through the parser.
-_PLAIN_TAG = re.compile(r"""<(?P<name>[a-zA-Z][a-zA-Z0-9-]*)(?:\s+(?:"""
-                        r"""(?:href|src)="(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#)[^"]*\""""
-                        r"""|(?!(?:href|src|data-offline)[\s=/>])[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:="[^"]*")?))*"""
-                        r"""\s*(?P<closed>/?)>""", re.I)
+# A start tag that a walk neither changes nor looks into (most tags of a page: the
+# cells of a data table, the shapes of a drawing): a simple name, attributes with
+# double-quoted values or none, none marked data-offline, and any href or src one the
+# walk keeps as it is (for a copy: an address with a scheme, a data: URI, a fragment).
+# The parser's own reading of a tag's attributes (an expression and an unescape per
+# attribute) is most of what a copy costs; a tag that matches is read with one
+# expression instead, and any other tag, however unusual, goes through the parser.
+def plain_tag(kept_references: str) -> re.Pattern:
+    """The expression of a plain start tag whose href and src values start as `kept_references` says."""
+    return re.compile(r"""<(?P<name>[a-zA-Z][a-zA-Z0-9-]*)(?:\s+(?:"""
+                      rf"""(?:href|src)="(?:{kept_references})[^"]*\""""
+                      r"""|(?!(?:href|src|data-offline)[\s=/>])[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:="[^"]*")?))*"""
+                      r"""\s*(?P<closed>/?)>""", re.I)
+
+
+_PLAIN_TAG = plain_tag("[a-zA-Z][a-zA-Z0-9+.-]*:|#")
 # Tags that always go through the parser: those a copy edits, and those that change how
 # the parser reads what follows (text elements; svg and math, whose content newer
 # parsers read as foreign content).
-_PARSED_TAGS = _TEXT_ELEMENTS | {"script", "link", "body", "svg", "math"}
+_PARSED_TAGS = frozenset(_TEXT_ELEMENTS | {"script", "link", "body", "svg", "math"})
 
 Files = dict[str, "bytes | Path"]
 
@@ -221,10 +226,14 @@ class _Walk(HTMLParser):
     def _on_finish(self) -> None:
         pass
 
+    # What this walk may read without the parser's attribute loop: a subclass that looks
+    # at more tags or references narrows them.
+    plain_tag, parsed_tags = _PLAIN_TAG, _PARSED_TAGS
+
     def parse_starttag(self, i):
-        plain = _PLAIN_TAG.match(self.rawdata, i)
+        plain = self.plain_tag.match(self.rawdata, i)
         tag = plain.group("name").lower() if plain else None
-        if tag is None or tag in _PARSED_TAGS:
+        if tag is None or tag in self.parsed_tags:
             return super().parse_starttag(i)
         self.lasttag = tag
         if self._marked and tag == self._marked[0] and not plain.group("closed"):
