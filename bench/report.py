@@ -153,9 +153,11 @@ def _build(r: dict) -> str:
         f"(its own and the models' left out), takes **{ms(b['floor_s'])}**: a ratio of **{b['ratio']:.2f}×**. "
         f"Medians of {b['runs']} interleaved runs of each, after two warm-up runs. In CPU time (user + system), "
         f"which a busy machine disturbs less: {ms(b['build_cpu_s'])} against {ms(b['floor_cpu_s'])}, "
-        f"**{b['cpu_ratio']:.2f}×**. Compiled templates, Markdown's HTML and the escaped plotly.js of the "
-        f"single-file copies are cached on disk like Python's bytecode; with that cache empty, as on a fresh "
-        f"checkout, the build takes "
+        f"**{b['cpu_ratio']:.2f}×**. Compiled templates, Markdown's HTML, the escaped plotly.js of the "
+        f"single-file copies and each page's computed states (its models' results, with their figures, tables "
+        f"and drawings, and its interned charts) are cached on disk like Python's bytecode, so these warm "
+        f"builds run no model; with that cache empty, as on a fresh checkout or after an edit to every "
+        f"model, the build takes "
         f"{ms(b['cold_s'])} ({b['cold_ratio']:.2f}× the floor).",
         "",
         f"Inside the process, `build()` itself takes {ms(b['work_s'])} (median of {b['runs']} fresh processes), by stage:",
@@ -285,10 +287,8 @@ def _limits(r: dict) -> str:
                         " Over budget in wall time: render_pages makes every state's figure, table and picture "
                         "and pools the repeated arrays of each page, and renders each step through Jinja for its "
                         "page and each of its embeds; render_offline reads each page with the standard library's "
-                        "HTML parser; compute_site runs the authors' models. What would cut it further is an "
-                        "on-disk cache of the computed states and their figures, keyed on every input of a page "
-                        "(its folder, content/_lib and the data files its model reads, the generator's source and "
-                        "the versions of Python and numpy), which is not built yet."))
+                        "HTML parser; compute_site loads each page's computed states from the disk cache, or "
+                        "runs the authors' models when an input of the page changed."))
     if "rebuild" in r:
         t = r["rebuild"]
         lines.append(f"- **Incremental rebuild.** A prose edit re-renders the prose of every state of the edited "
@@ -427,7 +427,15 @@ HOW = """\
 - **A disk cache, like Python's bytecode** (`generator/cache/disk.py`, in `~/.cache/lensa-ml`): compiled
   templates, the HTML Markdown makes of each text, and plotly.js escaped for the single-file copies are kept
   by a hash of what they depend on, so a build compiles, converts and escapes only what changed; the dev
-  server also keeps them in memory.
+  server also keeps them in memory. Each page's computed states (with the figures, tables and drawings made of
+  them) and its interned charts are kept too (`generator/cache/build.py`), keyed on every input: the page's
+  folder, the whole of content/_lib (helpers and the data files they read, such as weights.npz), the
+  generator's code and the versions of Python and numpy; an edit to any of them has the page's models run
+  again (tests/test_cache.py edits each kind of input).
+- **Single-file copies read plain tags with one expression.** The standard library's HTML parser reads every
+  page for its copy, but a start tag the copy neither changes nor looks into (a table cell, a shape of a
+  drawing: double-quoted attributes, no mark, no reference to rewrite) skips its attribute loop; every
+  inlined script is read and escaped once per build.
 - **Prose is converted once per shape.** Each state's prose goes through Jinja with its values held back as
   markers, and through Markdown only when no other state produced the same text; the values are put back
   into the HTML. Conversions are remembered across the dev server's rebuilds.

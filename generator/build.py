@@ -60,4 +60,5 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
         raise StrictModeError(site.warnings)
     if out_dir is not None:
         write_site(out_dir, files, protect=(content_dir, themes_dir))      # 6. write, atomically
+    cache.store()                                                         #  computed states, for the next build
     return BuildResult(site, files, site.warnings, computed)

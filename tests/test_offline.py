@@ -9,7 +9,9 @@ from generator.build import build
 from generator.cache import disk as diskcache
 from generator.errors import BuildError
 from generator.load.content import load_site
+from generator.outputs import offline
 from generator.outputs.offline import drop_marked, script_text, single_file
+from generator.outputs.scorm.page import _PackagePage, package_page
 from generator.render.prose import render_prose
 from generator.compute.states import compute_site
 
@@ -235,6 +237,33 @@ def test_markup_the_parser_cannot_read_is_a_clear_error(markup, problem):
     message = str(error.value)
     assert message.startswith("topic/index.html:4: single-file copy: ") and "\n" not in message
     assert problem in message
+
+
+def test_tags_read_without_the_parser_make_the_copy_the_parser_makes(built_site, monkeypatch):
+    """Plain tags (offline.plain_tag) skip the parser's reading of their attributes; with
+    every tag read by the parser, every copy and every SCORM package page (a walk that
+    looks at more tags: templates, links that leave) comes out the same."""
+    out, result = built_site
+    marked = ('<div class="a">x<div data-offline="omit">y<div>z</div><div/><DIV\nclass="b">'
+              '<img src="data:,a"></DIV></div><a href="#k" title="&amp;">k</a><a href="../index.html">h</a>'
+              '<a href="https://example.org/">out</a><template><script src="../assets/now.js"></script></template>'
+              '</div>')
+    pages = {f"{source.slug}/index.html": (out / source.slug / "index.html").read_text()
+             for source in result.site.pages}
+    pages["topic/index.html"] = PAGE.replace("<body>", f"<body>{marked}")
+    files = {**FILES, **{path: html.encode() for path, html in pages.items()}}
+    files.update({path.relative_to(out).as_posix(): path.read_bytes() for path in (out / "assets").iterdir()})
+
+    def made():
+        return ({path: single_file(html, path, files, "https://example.org/site/") for path, html in pages.items()},
+                {path: package_page(html, path, files, "https://example.org/site/", "<script></script>")
+                 for path, html in pages.items()})
+    fast = made()
+    for walk in (offline._Walk, _PackagePage):
+        monkeypatch.setattr(walk, "plain_tag", re.compile(r"(?!)"))  # matches nothing
+    assert made() == fast
+    assert "y" not in fast[0]["topic/index.html"].split("<body>")[1][:80]
+    assert '<a target="_blank" href="https://example.org/">out</a>' in fast[1]["topic/index.html"][0]
 
 
 def test_marked_elements_are_found_however_they_are_written():

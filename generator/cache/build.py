@@ -15,15 +15,28 @@ changing it, or touching it, reuses everything. What each key covers:
 - page: the folder, its states' key, site.toml, the theme's files, the asset
   names and the titles of every page (the series navigation shows them all).
 
-Generator code is not part of any key: the dev server starts a fresh cache
+Generator code is not part of these keys: the dev server starts a fresh cache
 whenever generator/ changes.
+
+A page's states, with the figures, tables and drawings its pages made of them,
+and its interned charts are also kept on disk for the next build (disk.py's
+folder, "states" and "charts"), like the compiled templates: their key adds
+everything a fresh process could differ in, the generator's code, the Python and
+numpy versions, the page's folder and the whole of content/_lib/ (its helpers and
+the data files they read, such as weights.npz). A model that reads a file outside
+its folder and content/_lib/ is not covered: that file is no input of a page.
 """
 from __future__ import annotations
 
 import hashlib
+import pickle
+import platform
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Callable, TypeVar
+
+from . import disk
 
 T = TypeVar("T")
 
@@ -41,14 +54,20 @@ class BuildCache:
         self._folder_hashes: dict[Path, list[tuple[str, str]]] = {}
         self._states_keys: dict[str, str] = {}
         self._memos: dict[str, tuple[dict, int]] = {}
+        self._stored_keys: dict[str, str] = {}          # slug -> the key of its states on disk
+        self._to_store: list[tuple[str, str, object]] = []  # made this build: (kind, key, value)
+        self._environment: str | None = None
         self.made: dict[str, list[str]] = defaultdict(list)
         self.reused: dict[str, list[str]] = defaultdict(list)
+        self.loaded: dict[str, list[str]] = defaultdict(list)   # read from disk, made by an earlier build
 
     def begin(self) -> None:
         """Start a build: forget the previous build's counts and file hashes."""
-        self._folder_hashes, self._states_keys = {}, {}
+        self._folder_hashes, self._states_keys, self._stored_keys = {}, {}, {}
+        self._to_store = []
         self.made.clear()
         self.reused.clear()
+        self.loaded.clear()
         for table, limit in self._memos.values():
             if len(table) > limit:
                 table.clear()
@@ -59,26 +78,38 @@ class BuildCache:
         long-running dev server stays bounded."""
         return self._memos.setdefault(name, ({}, limit))[0]
 
-    def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]]) -> T:
+    def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]],
+               shared: Path | None = None) -> T:
         """A page's states. `make` returns them with the shared files its model
-        imported: the entry stands while those files too are unchanged."""
+        imported (from `shared`, content/_lib/): the entry stands while those files
+        too are unchanged."""
         key = _digest(self._model_inputs(source.path), declarations, str(max_states))
+        stored_key = self._stored_keys[source.slug] = _digest(
+            key, self.environment(), str(source.path.resolve()), source.slug,
+            self._folder(shared) if shared is not None else "")
         entry = self._entries.get(("states", source.slug))
         if entry is not None and entry[0] == key and all(_read(path) == hashed for path, hashed in entry[1][1]):
             self.reused["states"].append(source.slug)
             value, used = entry[1]
+        elif (found := _load("states", stored_key)) is not None:
+            value, used = found
+            self._entries[("states", source.slug)] = (key, (value, used))
+            self.loaded["states"].append(source.slug)
         else:
             value, files = make()  # if it raises, the old entry stays for the next attempt
             used = [(path, _read(path)) for path in files]
             self._entries[("states", source.slug)] = (key, (value, used))
+            self._to_store.append(("states", stored_key, (value, used)))
             self.made["states"].append(source.slug)
         self._states_keys[source.slug] = _digest(key, *(hashed for _, hashed in used))
         return value
 
     def charts(self, source, site, make: Callable[[], T]) -> T:
         """A page's charts and tables: made from its states, in the words of the site's labels."""
-        key = _digest(self._states_keys.get(source.slug, ""), repr(sorted(site.config.labels.items())))
-        return self._get("charts", source.slug, key, make)
+        labels = repr(sorted(site.config.labels.items()))
+        key = _digest(self._states_keys.get(source.slug, ""), labels)
+        stored = self._stored_keys.get(source.slug)
+        return self._get("charts", source.slug, key, make, _digest(stored, labels) if stored else None)
 
     def prose(self, source, make: Callable[[], T]) -> T:
         return self._get("prose", source.slug, _digest(self._folder(source.path),
@@ -94,6 +125,33 @@ class BuildCache:
                       repr(series))
         return self._get(kind, source.slug, key, make)
 
+    def store(self) -> None:
+        """Keep on disk what this build computed (states, now with the figures, tables
+        and drawings its pages made of them, and charts), for the next build to load."""
+        for kind, key, value in self._to_store:
+            try:
+                data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 (something a model returned that pickle cannot keep: only costs time)
+                continue
+            disk.write(kind, key, data)
+        self._to_store = []
+
+    def environment(self) -> str:
+        """What computed states depend on besides the content: the generator's code
+        and the Python and numpy it runs on."""
+        if self._environment is None:
+            import numpy
+
+            self._environment = _digest(sys.version, platform.machine(), numpy.__version__,
+                                        self.code_digest(Path(__file__).resolve().parent.parent))
+        return self._environment
+
+    @staticmethod
+    def code_digest(package: Path) -> str:
+        """A digest of every module of the package in the folder (the generator's code)."""
+        return _digest(*(f"{path.relative_to(package).as_posix()}\0{_read(path)}"
+                         for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts))
+
     def summary(self) -> str:
         """One line for the dev server's log: what was redone and what was reused."""
         parts = []
@@ -106,14 +164,22 @@ class BuildCache:
             parts.append(f"reused the states of {', '.join(reused)}")
         return "; ".join(parts) or "nothing to redo"
 
-    def _get(self, kind: str, slug: str, key: str, make: Callable[[], T]) -> T:
+    def _get(self, kind: str, slug: str, key: str, make: Callable[[], T], stored_key: str | None = None) -> T:
+        """The entry for the key: kept in memory, else (with a `stored_key`) read from
+        disk, else made (and, with a `stored_key`, stored once the build is done)."""
         entry = self._entries.get((kind, slug))
         if entry is not None and entry[0] == key:
             self.reused[kind].append(slug)
             return entry[1]
-        value = make()  # if it raises, the old entry stays for the next attempt
+        value = _load(kind, stored_key) if stored_key else None
+        if value is not None:
+            self.loaded[kind].append(slug)
+        else:
+            value = make()  # if it raises, the old entry stays for the next attempt
+            self.made[kind].append(slug)
+            if stored_key:
+                self._to_store.append((kind, stored_key, value))
         self._entries[(kind, slug)] = (key, value)
-        self.made[kind].append(slug)
         return value
 
     def _folder(self, folder: Path) -> str:
@@ -127,6 +193,18 @@ class BuildCache:
         if folder not in self._folder_hashes:
             self._folder_hashes[folder] = [(name, _read(path)) for name, path in _files(folder)]
         return self._folder_hashes[folder]
+
+
+def _load(kind: str, key: str):
+    """What an earlier build stored for the key, or None: none stored, or an entry
+    that cannot be read back (damaged, or pickled by other code) is made again."""
+    data = disk.read(kind, key)
+    if data is None:
+        return None
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _files(folder: Path) -> list[tuple[str, Path]]:

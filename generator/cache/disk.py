@@ -37,23 +37,41 @@ def digest(*parts: str | bytes) -> str:
 
 def remembered(kind: str, key: str, make: Callable[[], str]) -> str:
     """make(), or the text it returned before for the same key."""
+    found = read(kind, key)
+    if found is not None:
+        try:
+            return found.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    text = make()
+    write(kind, key, text.encode("utf-8"))
+    return text
+
+
+def read(kind: str, key: str) -> bytes | None:
+    """The entry kept for the key, or None (none kept, no cache, or unreadable)."""
     root = cache_root()
     if root is None:
-        return make()
-    entry = root / kind / key[:2] / key
+        return None
     try:
-        return entry.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        pass
-    text = make()
+        return (root / kind / key[:2] / key).read_bytes()
+    except OSError:
+        return None
+
+
+def write(kind: str, key: str, data: bytes) -> None:
+    """Keep `data` for the key; a cache that cannot be written only costs time."""
+    root = cache_root()
+    if root is None:
+        return
+    entry = root / kind / key[:2] / key
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         partial = entry.with_name(f"{key}.{os.getpid()}.tmp")
-        partial.write_text(text, "utf-8")
+        partial.write_bytes(data)
         partial.replace(entry)  # never a half-written entry, even with two builds at once
     except OSError:
         pass
-    return text
 
 
 def kept(kind: str, key: str, make: Callable[[], str], memory: dict | None = None, on_disk: bool = True) -> str:

@@ -25,12 +25,24 @@ def minus(text: str) -> str:
 
 def percent(value) -> str:
     """A fraction as a whole percent: 0.2213 -> '22%', -0.05 -> '−5%'."""
-    return minus(f"{_unsigned_zero(_round_half_up(float(value) * 100, 0)):.0f}%")
+    return _percent_text(float(value))
 
 
 def fixed(value, digits: int = 2) -> str:
     """A number with a fixed count of decimals: 2.5371 -> '2.54', -0.5 -> '−0.50'."""
-    return minus(f"{_unsigned_zero(_round_half_up(float(value), digits)):.{digits}f}")
+    return _fixed_text(float(value), digits)
+
+
+# Remembered by value: data tables, pictures and prose show the same numbers in many
+# states. 0.0 and -0.0 share an entry, which is right: every zero is written unsigned.
+@functools.lru_cache(maxsize=65536)
+def _percent_text(value: float) -> str:
+    return minus(f"{_unsigned_zero(_round_half_up(value * 100, 0)):.0f}%")
+
+
+@functools.lru_cache(maxsize=65536)
+def _fixed_text(value: float, digits: int) -> str:
+    return minus(f"{_unsigned_zero(_round_half_up(value, digits)):.{digits}f}")
 
 
 def count(value) -> str:

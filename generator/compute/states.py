@@ -90,7 +90,7 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
                            if kind.model_file else (None, []))
             return kind.compute(page, model, site.config, cache), used
         try:
-            found = cache.states(page, kind.declarations(page), site.config.max_states, make)
+            found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared)
             computed[page.slug] = kind.adopt(found, page)
             site.warnings.extend(kind.warnings(computed[page.slug]))
         except ContentError as err:

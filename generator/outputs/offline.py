@@ -65,6 +65,26 @@ _PRELOAD_DROPS = {"rel", "href", "as", "type", "fetchpriority", "crossorigin", "
 _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
 # A link in a page's JSON data (prose HTML inside a JSON string): href=\"...\".
 _DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
+# A start tag that a walk neither changes nor looks into (most tags of a page: the
+# cells of a data table, the shapes of a drawing): a simple name, attributes with
+# double-quoted values or none, none marked data-offline, and any href or src one the
+# walk keeps as it is (for a copy: an address with a scheme, a data: URI, a fragment).
+# The parser's own reading of a tag's attributes (an expression and an unescape per
+# attribute) is most of what a copy costs; a tag that matches is read with one
+# expression instead, and any other tag, however unusual, goes through the parser.
+def plain_tag(kept_references: str) -> re.Pattern:
+    """The expression of a plain start tag whose href and src values start as `kept_references` says."""
+    return re.compile(r"""<(?P<name>[a-zA-Z][a-zA-Z0-9-]*)(?:\s+(?:"""
+                      rf"""(?:href|src)="(?:{kept_references})[^"]*\""""
+                      r"""|(?!(?:href|src|data-offline)[\s=/>])[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:="[^"]*")?))*"""
+                      r"""\s*(?P<closed>/?)>""", re.I)
+
+
+_PLAIN_TAG = plain_tag("[a-zA-Z][a-zA-Z0-9+.-]*:|#")
+# Tags that always go through the parser: those a copy edits, and those that change how
+# the parser reads what follows (text elements; svg and math, whose content newer
+# parsers read as foreign content).
+_PARSED_TAGS = frozenset(_TEXT_ELEMENTS | {"script", "link", "body", "svg", "math"})
 
 Files = dict[str, "bytes | Path"]
 
@@ -76,6 +96,7 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
     names its key is made of), an unchanged page's copy is reused."""
     sources = {source.slug: source for source in site.pages}
     scripts = cache.memo("scripts", limit=16) if cache else None
+    inlined: dict[str, str] = {}  # every copy inlines the same scripts: each is read and escaped once
     copies: Files = {}
     for page in pages:
         if not page.offline_copy:
@@ -83,7 +104,7 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
 
         def make(path=page.path) -> bytes:
             html = _read(files[path]).decode("utf-8")
-            return single_file(html, path, files, site.config.base_url, scripts).encode("utf-8")
+            return single_file(html, path, files, site.config.base_url, scripts, inlined).encode("utf-8")
 
         source = sources.get(page.source)
         copies[page.offline_copy] = cache.page(source, site, theme, assets, kind="offline", make=make) \
@@ -91,13 +112,15 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
     return copies
 
 
-def single_file(html: str, page: str, files: Files, base_url: str = "", scripts: dict | None = None) -> str:
+def single_file(html: str, page: str, files: Files, base_url: str = "", scripts: dict | None = None,
+                inlined: dict[str, str] | None = None) -> str:
     """The page at build path `page`, with the build's files it uses inlined.
 
     Raises BuildError, naming the page, for a reference to a file the build
     lacks and for markup the parser cannot read. `scripts` (a build cache table)
-    keeps escaped scripts in memory for the next copy."""
-    return _Copy(html, page, files, base_url, scripts).walk().text()
+    keeps escaped scripts in memory for the next copy; `inlined` keeps them by
+    build path, for the copies made from the same `files`."""
+    return _Copy(html, page, files, base_url, scripts, inlined).walk().text()
 
 
 def script_text(js: str) -> str:
@@ -203,6 +226,20 @@ class _Walk(HTMLParser):
     def _on_finish(self) -> None:
         pass
 
+    # What this walk may read without the parser's attribute loop: a subclass that looks
+    # at more tags or references narrows them.
+    plain_tag, parsed_tags = _PLAIN_TAG, _PARSED_TAGS
+
+    def parse_starttag(self, i):
+        plain = self.plain_tag.match(self.rawdata, i)
+        tag = plain.group("name").lower() if plain else None
+        if tag is None or tag in self.parsed_tags:
+            return super().parse_starttag(i)
+        self.lasttag = tag
+        if self._marked and tag == self._marked[0] and not plain.group("closed"):
+            self._marked[1] += 1  # all that _start does with a tag neither marked nor edited
+        return plain.end()
+
     def handle_starttag(self, tag, attrs):
         self._start(tag, attrs, False)
 
@@ -286,9 +323,11 @@ class _Copy(_Walk):
     """The single-file copy of a page: build files inlined, links to the site
     rewritten, the canonical link dropped, noindex added."""
 
-    def __init__(self, html: str, page: str, files: Files, base_url: str, scripts: dict | None = None):
+    def __init__(self, html: str, page: str, files: Files, base_url: str, scripts: dict | None = None,
+                 inlined: dict[str, str] | None = None):
         super().__init__(html, page)
         self._files, self._base_url, self._scripts = files, base_url, scripts
+        self._inlined = {} if inlined is None else inlined
         # Inline elements are edits, so the parser never walks the megabytes of plotly.js,
         # and text() copies them only once.
         self._deferred: list[str] = []
@@ -377,7 +416,7 @@ class _Copy(_Walk):
         if closed:  # HTML ignores "/>" here, and reads the rest of the page as the script
             raise self._fail(at, f"{_shown(text)} needs its </script> (\"/>\" does not close a script)")
         kept_attributes = "".join(f" {text[a.begin:a.end]}" for a in attributes if a.name not in _SCRIPT_DROPS)
-        script = f"<script{kept_attributes}>{_script_file(_read(self._files[path]), self._scripts)}</script>"
+        script = f"<script{kept_attributes}>{self._script_text(path)}</script>"
         deferred = "defer" in values or "async" in values or (values.get("type") or "").strip().lower() == "module"
         self._script = (at, script, deferred)
 
@@ -386,8 +425,14 @@ class _Copy(_Walk):
         if path is None:
             return  # a file of another site: the copy preloads it as the page does
         kept_attributes = "".join(f" {text[a.begin:a.end]}" for a in attributes if a.name not in _PRELOAD_DROPS)
-        script = _script_file(_read(self._files[path]), self._scripts)
+        script = self._script_text(path)
         self._edits.append((at, at + len(text), f'<script type="text/plain"{kept_attributes}>{script}</script>'))
+
+    def _script_text(self, path: str) -> str:
+        found = self._inlined.get(path)
+        if found is None:
+            found = self._inlined[path] = _script_file(_read(self._files[path]), self._scripts)
+        return found
 
     def _inline_stylesheet(self, text: str, attributes: list[_Attribute], href: str, at: int):
         path = self._file(href, text, at)

@@ -23,8 +23,8 @@ import posixpath
 import re
 from urllib.parse import urlsplit
 
-from ..offline import (_CSS_URL, _DATA_LINK, _TAG_NAME, Files, _Attribute, _build_path, _Copy, _is_absolute,
-                       _read, _stays)
+from ..offline import (_CSS_URL, _DATA_LINK, _PARSED_TAGS, _TAG_NAME, Files, _Attribute, _build_path, _Copy,
+                       _is_absolute, _read, _stays, plain_tag)
 
 _LINKS = {"a", "area"}
 _PAGES = {".html", ".htm", ".xhtml", ""}
@@ -41,6 +41,9 @@ def package_page(html: str, page: str, files: Files, base_url: str, bridge: str)
 
 
 class _PackagePage(_Copy):
+    # A package page also looks at <template> and at links that leave the page (for a new tab).
+    plain_tag, parsed_tags = plain_tag("data:|#"), _PARSED_TAGS | {"template"}
+
     def __init__(self, html: str, page: str, files: Files, base_url: str, bridge: str):
         super().__init__(html, page, files, base_url)
         self._bridge = bridge
