@@ -7,7 +7,9 @@ answers. The figures are times from the navigation's start: until the first char
 shows (the drawing of its default state in the HTML), until the first tap is
 answered (the readouts, prose and table show the tapped state: the runtime's
 "explainer:state" event), and until Plotly's chart shows the tapped state (its
-"explainer:drawn" event). A page without charts (the game) has the first tap only."""
+"explainer:drawn" event). A page without charts (the game) has the first tap only.
+What Plotly's chart waits for is measured too: when the first view is painted, when
+plotly.js starts and ends arriving, and when it has run (its script's load event)."""
 from __future__ import annotations
 
 import time
@@ -23,6 +25,7 @@ ROUND_TRIP_MS = 150
 VIEWPORT = {"width": 412, "height": 823}
 TAP_EVERY_S = 0.3
 MEASURES = ("shown", "answered", "plotted")
+STAGES = ("painted", "fetch_start", "fetch_end", "ran")  # what Plotly's chart waits for
 
 # Runs in the page before its own scripts: notes when the first chart shows, every
 # state shown and every chart Plotly drew (with their keys), and the first tap.
@@ -36,6 +39,14 @@ _WATCH = """
   new MutationObserver(look).observe(document, { childList: true, subtree: true });
   document.addEventListener("explainer:state", (e) => seen.states.push([performance.now(), e.detail.key]));
   document.addEventListener("explainer:drawn", (e) => seen.drawn.push([performance.now(), e.detail.key]));
+  // When plotly.js has run: the load event of the script that runs it.
+  const append = Node.prototype.appendChild;
+  Node.prototype.appendChild = function (child) {
+    if (child && child.tagName === "SCRIPT" && /plotly/.test(child.src || "") && seen.ran === undefined) {
+      child.addEventListener("load", () => { seen.ran = performance.now(); });
+    }
+    return append.call(this, child);
+  };
   // When the finger came down (the event's own time), however busy the page was then.
   document.addEventListener("pointerdown", (e) => {
     if (seen.tapped === undefined) seen.tapped = e.timeStamp;
@@ -67,7 +78,7 @@ def measure(build_dir: Path, paths: list[str], runs: int) -> dict:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for path in paths:
             samples = [_one_view(browser, base + path) for _ in range(runs)]
-            results[path] = {key: _median(s[key] for s in samples) for key in MEASURES}
+            results[path] = {key: _median(s[key] for s in samples) for key in MEASURES + STAGES}
             results[path]["taps"] = median([s["taps"] for s in samples])
             results[path]["runs"] = samples
         browser.close()
@@ -122,6 +133,12 @@ def _one_view(browser, url: str) -> dict:
                                timeout=60_000)
         seen = page.evaluate("window.__firstView")
         plotted = next(t for t, k in seen["drawn"] if k == last)
+    stages = page.evaluate("""() => {
+        const paint = performance.getEntriesByName("first-contentful-paint")[0];
+        const fetch = performance.getEntriesByType("resource").find(e => /plotly/.test(e.name));
+        return {painted: paint ? paint.startTime : null, fetch_start: fetch ? fetch.startTime : null,
+                fetch_end: fetch ? fetch.responseEnd : null, ran: window.__firstView.ran ?? null};
+    }""")
     context.close()
     return {"shown": seen.get("shown") if has_chart else None, "answered": answered, "plotted": plotted,
-            "taps": taps, "first_tap": seen.get("tapped")}
+            "taps": taps, "first_tap": seen.get("tapped"), **(stages if has_chart else dict.fromkeys(STAGES))}
