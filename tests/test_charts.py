@@ -479,6 +479,32 @@ def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
     assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"
 
 
+def test_a_diagram_draws_marks_alike_as_one_shape_and_changing_labels_on_shapes():
+    """Plotly draws every shape again on each relayout of the shapes: a diagram's boxes of
+    one style are one path, its arrows' lines and heads a few more. A box whose label
+    changes between the step's states carries it on a shape, so every state has the
+    same annotations and a click is a relayout of the shapes, not a Plotly.react."""
+    kind = charts.get("diagram")
+    first = {"boxes": ["in", "the", "cat", "out"], "at": [[0, 0], [1, 0], [2, 0], [1, 1, 2]],
+             "arrows": [[0, 1], [1, 2], [1, 3], [2, 3]], "highlight": [0, 1]}
+    second = {**first, "boxes": ["in", "a", "dog", "out"], "highlight": [1, 2]}
+    resolved = charts.resolved(chart(kind="diagram", height=260), [first, second])
+    one, two = (kind.figure(resolved, data)["layout"] for data in (first, second))
+    assert one["annotations"] == two["annotations"]
+    assert [note["text"] for note in one["annotations"]] == ["in", "out"]
+    written = [[shape["label"]["text"] for shape in layout["shapes"] if "label" in shape] for layout in (one, two)]
+    assert written == [["the", "cat"], ["a", "dog"]]
+    boxes = [shape for shape in one["shapes"] if shape.get("layer") == "above" and "label" not in shape
+             and "xsizemode" not in shape]
+    assert len(boxes) == 2 and sum(shape["path"].count("Z") for shape in boxes) == 4, "plain and highlighted"
+    heads = [shape for shape in one["shapes"] if shape.get("xsizemode") == "pixel"]
+    assert sum(shape["path"].count("Z") for shape in heads) == 4 - 1, "two arrows into one point share a head"
+    assert len(one["shapes"]) < 4 + 4 * 2, "fewer shapes than a box and two per arrow"
+    # Drawn alone (no step around it), a diagram labels every box with an annotation.
+    alone = kind.figure(chart(kind="diagram", height=260), first)["layout"]
+    assert [note["text"] for note in alone["annotations"]] == first["boxes"]
+
+
 def test_the_hover_of_a_matrix_picture_reads_as_its_table():
     """The runtime names a hovered cell from the table: its row and column headers are
     the matrix's labels, so two rows both labelled "the" stay two rows."""
