@@ -485,6 +485,8 @@ def _ticks(plot: _Plot) -> str:
     x_ticks = [(share, text) for share, text in plot.x.ticks() if -1e-9 <= share <= 1 + 1e-9]
     upright = plot.x.spec.get("tickangle", 0) == 0
     for share, text in x_ticks:
+        if not text:  # a blank tick (a bar's name written on a shape instead)
+            continue
         if upright:
             out.append(_text(text, f"{share * 100:.3f}%", 100, _FONT, None, "middle", "hanging",
                              percent_y=True, dy=_TICK_GAP))
