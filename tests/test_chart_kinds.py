@@ -561,7 +561,13 @@ def test_every_kind_has_a_still_drawing_before_plotly_arrives(fixture_steps):
     drawings = {s.step.compute: poster(s.figures[0][s.default_key]) for s in steps}
     assert all(drawings.values()), [name for name, html in drawings.items() if not html]
     assert drawings["vectors"].count("<path") == 3, "three arrowheads (the shafts are lines)"
-    assert drawings["diagram"].count("<path") == 10, "five arrows, each with its head"
+    # A diagram's marks of one style are one path each (charts/diagram.py): six boxes, and
+    # five arrows whose heads are drawn in pixels about their tips' x.
+    diagram = drawings["diagram"]
+    heads = re.findall(r'<svg x="[\d.]+%" overflow="visible"><path d="([^"]+)"', diagram)
+    assert sum(d.count("Z") for d in heads) == 5, "five arrows, each with its head"
+    assert diagram.count(" Z") == 5 + 6, "five heads and six boxes"
+    assert diagram.count("M ") - sum(d.count("M ") for d in heads) == 6 + 5, "six boxes and five arrows' lines"
     step = step_named(steps, "large")
     z = default_state(step).chart["z"]
     # A large matrix is one picture of a pixel per cell (charts/heatmap.py raster_picture).

@@ -479,6 +479,57 @@ def test_a_word_too_wide_for_a_narrow_tall_box_turns_to_read_upwards():
     assert labels["Segment A"].get("textangle") is None, "a wide box keeps its label level"
 
 
+def test_a_diagram_draws_marks_alike_as_one_shape_and_changing_labels_on_shapes():
+    """Plotly draws every shape again on each relayout of the shapes: a diagram's boxes of
+    one style are one path, its arrows' lines and heads a few more. A box whose label
+    changes between the step's states carries it on a shape, so every state has the
+    same annotations and a click is a relayout of the shapes, not a Plotly.react."""
+    kind = charts.get("diagram")
+    first = {"boxes": ["in", "the", "cat", "out"], "at": [[0, 0], [1, 0], [2, 0], [1, 1, 2]],
+             "arrows": [[0, 1], [1, 2], [1, 3], [2, 3]], "highlight": [0, 1]}
+    second = {**first, "boxes": ["in", "a", "dog", "out"], "highlight": [1, 2]}
+    resolved = charts.resolved(chart(kind="diagram", height=260), [first, second])
+    one, two = (kind.figure(resolved, data)["layout"] for data in (first, second))
+    assert one["annotations"] == two["annotations"]
+    assert [note["text"] for note in one["annotations"]] == ["in", "out"]
+    written = [[shape["label"]["text"] for shape in layout["shapes"] if "label" in shape] for layout in (one, two)]
+    assert written == [["the", "cat"], ["a", "dog"]]
+    boxes = [shape for shape in one["shapes"] if shape.get("layer") == "above" and "label" not in shape
+             and "xsizemode" not in shape]
+    assert len(boxes) == 2 and sum(shape["path"].count("Z") for shape in boxes) == 4, "plain and highlighted"
+    heads = [shape for shape in one["shapes"] if shape.get("xsizemode") == "pixel"]
+    assert sum(shape["path"].count("Z") for shape in heads) == 4 - 1, "two arrows into one point share a head"
+    assert len(one["shapes"]) < 4 + 4 * 2, "fewer shapes than a box and two per arrow"
+    # Drawn alone (no step around it), a diagram labels every box with an annotation.
+    alone = kind.figure(chart(kind="diagram", height=260), first)["layout"]
+    assert [note["text"] for note in alone["annotations"]] == first["boxes"]
+
+
+def test_bar_names_that_most_states_change_are_written_on_shapes_under_the_axis():
+    """A changed tick text has Plotly draw both axes again: names under the bars that differ
+    in most states of the step (the likeliest next words) are the labels of shapes where the
+    ticks would write them, the ticks blank and the same in every state. Names that change
+    in few states, turned names and a bar chart drawn alone keep their ticks."""
+    kind = charts.get("bar")
+    states = [{"x": words, "y": [0.5, 0.3, 0.2], "highlight": 0}
+              for words in (["sat", "lay", "ran"], ["on", "in", "by"], ["the", "a", "mat"])]
+    resolved = charts.resolved(chart(kind="bar", x_title="Word"), states)
+    for data in states:
+        layout = kind.figure(resolved, data)["layout"]
+        assert layout["xaxis"]["ticktext"] == ["", "", ""] and layout["xaxis"]["tickvals"] == [0, 1, 2]
+        names = [s for s in layout["shapes"] if s.get("yref") == "paper"]
+        assert [(s["label"]["text"], (s["x0"] + s["x1"]) / 2, s["y1"]) for s in names] == \
+            [(word, at, 0) for at, word in enumerate(data["x"])]
+        assert all(s["label"]["textposition"] == "bottom center" for s in names)
+    few = states[:1] * 3 + states[1:2]  # the names of one state in four
+    layout = kind.figure(charts.resolved(chart(kind="bar"), few), few[0])["layout"]
+    assert layout["xaxis"]["ticktext"] == few[0]["x"] and not any(s.get("yref") == "paper" for s in layout["shapes"])
+    long = [{**data, "x": [word * 12 for word in data["x"]]} for data in states]
+    layout = kind.figure(charts.resolved(chart(kind="bar"), long), long[0])["layout"]
+    assert layout["xaxis"]["tickangle"] == -90 and layout["xaxis"]["ticktext"] == long[0]["x"]
+    assert kind.figure(chart(kind="bar"), states[0])["layout"]["xaxis"]["ticktext"] == states[0]["x"]
+
+
 def test_the_hover_of_a_matrix_picture_reads_as_its_table():
     """The runtime names a hovered cell from the table: its row and column headers are
     the matrix's labels, so two rows both labelled "the" stay two rows."""

@@ -91,7 +91,8 @@ def drawing(figure: dict) -> Drawing | None:
     if not plots:
         return None
     body = "".join(plot.draw() for plot in plots.values())
-    body += "".join(_shape(shape, plots) for shape in layout.get("shapes", [])
+    inner = height - margin["t"] - margin["b"]
+    body += "".join(_shape(shape, plots, tall=inner) for shape in layout.get("shapes", [])
                     if shape.get("layer") not in _IN_PLOT)
     body += "".join(_annotation(note, plots) for note in layout.get("annotations", []))
     font = layout.get("font", {})
@@ -252,9 +253,11 @@ def _where(ref: str, plots: dict[str, _Plot], horizontal: bool):
 _DASH_ARRAYS = {"dot": "3 3", "dash": "9 9", "dashdot": "9 3 3 3", "longdash": "15 9", "longdashdot": "15 6 3 6"}
 
 
-def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None) -> str:
+def _shape(shape: dict, plots: dict[str, _Plot], inside: _Plot | None = None, tall: float | None = None) -> str:
+    """A shape, in percent of the plot area; `tall`, the plot area's height in pixels,
+    places a path sized in pixels across and in axis units up."""
     if shape.get("type") == "path" or "pixel" in (shape.get("xsizemode"), shape.get("ysizemode")):
-        return _path(shape, plots, inside)
+        return _path(shape, plots, inside, tall)
     if inside is not None:  # drawn within its plot: its own axes, in percent of the plot
         fx, fy = (lambda v: inside.px(v)), (lambda v: inside.py(v))
     else:
@@ -310,10 +313,13 @@ def _shape_label(label: dict, x0: float, x1: float, y0: float, y1: float) -> str
                  dy=-padding if above else padding if below else 0)
 
 
-def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
+def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None, tall: float | None = None) -> str:
     """A path shape (an arrow, an arrowhead): in data units, drawn in a box of 100 by
     100 units over the plot area, its strokes kept their width; or, sized in pixels
-    about an anchor in data units, drawn in pixels there (up the screen as y grows)."""
+    about an anchor in data units, drawn in pixels there (up the screen as y grows);
+    or sized in pixels across about its x anchor and in data units up (arrowheads
+    whose tips share an x), drawn in pixels from the plot area's top, `tall` pixels
+    high."""
     if inside is not None:
         fx, fy = (lambda v: inside.px(v)), (lambda v: inside.py(v))
     else:
@@ -327,7 +333,10 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
              f"stroke-width:{line.get('width', 2)}px")
     if line.get("dash") in _DASH_ARRAYS:
         style += f";stroke-dasharray:{_DASH_ARRAYS[line['dash']]}"
-    pixels = "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
+    across = shape.get("xsizemode") == "pixel" and shape.get("ysizemode") != "pixel"
+    if across and (tall is None or shape.get("path") is None):
+        return ""  # drawn only over the whole plot area, whose height it needs
+    pixels = not across and "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
     if pixels and shape.get("type") == "circle":  # a point's marker, sized in pixels
         return (f'<circle cx="{fx(shape["xanchor"]):.3f}%" cy="{fy(shape["yanchor"]):.3f}%" '
                 f'r="{(shape["x1"] - shape["x0"]) / 2:g}" style="{style}"/>')
@@ -344,9 +353,13 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None) -> str:
             numbers.append(float(token))
             if len(numbers) == 2:
                 x, y = numbers
-                out.append(f"{x:g},{-y:g}" if pixels else f"{fx(x):.3f},{fy(y):.3f}")
+                out.append(f"{x:g},{-y:g}" if pixels else f"{x:g},{fy(y) * tall / 100:.2f}" if across
+                           else f"{fx(x):.3f},{fy(y):.3f}")
                 numbers = []
     d = " ".join(out)
+    if across:
+        return (f'<svg x="{fx(shape["xanchor"]):.3f}%" overflow="visible">'
+                f'<path d="{d}" style="{style}"/></svg>')
     if pixels:
         return (f'<svg x="{fx(shape["xanchor"]):.3f}%" y="{fy(shape["yanchor"]):.3f}%" overflow="visible">'
                 f'<path d="{d}" style="{style}"/></svg>')
@@ -472,6 +485,8 @@ def _ticks(plot: _Plot) -> str:
     x_ticks = [(share, text) for share, text in plot.x.ticks() if -1e-9 <= share <= 1 + 1e-9]
     upright = plot.x.spec.get("tickangle", 0) == 0
     for share, text in x_ticks:
+        if not text:  # a blank tick (a bar's name written on a shape instead)
+            continue
         if upright:
             out.append(_text(text, f"{share * 100:.3f}%", 100, _FONT, None, "middle", "hanging",
                              percent_y=True, dy=_TICK_GAP))

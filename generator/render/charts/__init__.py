@@ -18,7 +18,9 @@ A kind is a module with
 - optionally `ranges(chart, all_data) -> dict`: chart options worked out once
   from the data of every state of the step (an axis or colour range that stays
   fixed whatever the reader chooses), which `resolved` applies to the chart the
-  figures are drawn with.
+  figures are drawn with; a key that is no option is a fact about the step's
+  states (a diagram's labels that change), which the figures read from the
+  chart's `step_facts` (a dict, empty for a chart drawn alone).
 Colours come from colour-blind-safe palettes; text, grid and outline colours
 are left to the page's theme (see common.theme_colour).
 """
@@ -78,7 +80,15 @@ def check_options(kind: ModuleType, chart) -> list[Issue]:
 
 
 def resolved(chart, all_data: list[dict]):
-    """The chart with the options its kind works out from every state's data."""
+    """The chart with the options its kind works out from every state's data, and the
+    facts about them that are not options in its `step_facts`."""
     hook = getattr(get(chart.kind), "ranges", None)
     found = hook(chart, all_data) if hook else None
-    return dataclasses.replace(chart, **found) if found else chart
+    if not found:
+        return chart
+    options = {field.name for field in dataclasses.fields(chart)}
+    chart = dataclasses.replace(chart, **{key: value for key, value in found.items() if key in options})
+    facts = {key: value for key, value in found.items() if key not in options}
+    if facts:  # a fresh copy of a frozen record: set where its fields cannot be
+        object.__setattr__(chart, "step_facts", facts)
+    return chart

@@ -23,7 +23,8 @@ import math
 from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
     empty_trace, index_problem, is_log, is_number, issues, labels_problem, log_axis, log_problem, log_rounded, \
     log_span, minus, nice_span, number_cell, numbers_problem, outside, picture, rounded, span_of, \
-    table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, labelled_x, left_margin
+    step_facts, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, TICK_FONT, labelled_x, \
+    left_margin
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -150,10 +151,31 @@ def _stack_ends(series: list[list]) -> list[float]:
 
 def ranges(chart, all_data: list[dict]) -> dict:
     """The value axis, the same in every state: declared, or holding every bar of
-    every state (and its label), the threshold and zero."""
-    if declared_range(chart, "y_range"):
-        return {}
-    return {"y_range": _computed(chart, all_data)}
+    every state (and its label), the threshold and zero; and whether the bars' names
+    are written on shapes (see _names_on_shapes)."""
+    found = {} if declared_range(chart, "y_range") else {"y_range": _computed(chart, all_data)}
+    if _names_on_shapes(chart, all_data):
+        found["names_on_shapes"] = True
+    return found
+
+
+def _names_on_shapes(chart, all_data: list[dict]) -> bool:
+    """Whether the names under the bars are those of the state in most states of the step
+    (the five likeliest next words), staying upright in every one: they are then written
+    as the labels of shapes under the axis, where its ticks would write them, so a click is
+    a relayout of the shapes alone. A changed tick text has Plotly draw both axes again,
+    which doubles the cost of a click (5 ms where the bars take 2 here); but the labels
+    are drawn again with the bars on every click, so names that change in a few states
+    only (a sentence shuffled or not) stay ticks. Turned names stay ticks too."""
+    names = {tuple(map(str, data["x"])) for data in all_data}
+    if chart.horizontal or len(names) < 2 or len(names) * 2 <= len(all_data):
+        return False
+    return all(labelled_x([str(v) for v in data["x"]], PHONE_PLOT / len(data["x"]), chart.x_title,
+                          thin=False)[0]["tickangle"] == 0 for data in all_data)
+
+
+# Where Plotly writes an upright tick label below the axis, as a shape's label's padding (measured).
+_NAME_PADDING = 4
 
 
 def _computed(chart, all_data) -> list[float]:
@@ -248,6 +270,10 @@ def figure(chart, data: dict) -> dict:
     else:  # every bar keeps its label: they turn rather than thin out
         label_ticks, bottom = labelled_x(names_of_bars, PHONE_PLOT / len(x), chart.x_title, thin=False)
         margin = {"b": bottom}
+        if step_facts(chart).get("names_on_shapes") and label_ticks["tickangle"] == 0:
+            # The ticks stay, blank and the same in every state (the title keeps its place).
+            label_ticks["ticktext"] = [""] * len(names_of_bars)
+            shapes += [_name(name, at) for at, name in enumerate(names_of_bars)]
     labels_axis = axis(chart.y_title if horizontal else chart.x_title, **label_ticks,
                        range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5], showgrid=False)
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
@@ -377,6 +403,15 @@ def _written(text: str, at: int, value: float, horizontal: bool, span, base: flo
                    value if negative else span[1])
     return {**box, "layer": "above", "line": {"width": 0},
             "label": {"text": text, "padding": 4, "font": {"size": _LABEL_FONT}, **where}}
+
+
+def _name(text: str, at: int) -> dict:
+    """A bar's name under the axis, where an upright tick label would be, as the label of
+    an empty box on the axis (see _names_on_shapes)."""
+    return {"type": "rect", "xref": "x", "yref": "paper", "x0": at - _HALF_BAR, "x1": at + _HALF_BAR, "y0": 0,
+            "y1": 0, "layer": "above", "line": {"width": 0},
+            "label": {"text": text, "textposition": "bottom center", "yanchor": "top", "padding": _NAME_PADDING,
+                      "font": {"size": TICK_FONT}}}
 
 
 def _box(horizontal: bool, along0, along1, value0, value1, **style) -> dict:

@@ -420,6 +420,12 @@ def outward(low: float, high: float, digits: int = 4) -> list[float]:
     return [math.floor(low * scale) / scale + 0.0, math.ceil(high * scale) / scale + 0.0]
 
 
+def step_facts(chart) -> dict:
+    """The facts charts.resolved found about a step's states, which are no chart options
+    (a diagram's labels that change): none for a chart drawn alone."""
+    return getattr(chart, "step_facts", {})
+
+
 def declared_range(chart, name: str):
     """A chart option that is [low, high], or None when it is absent or 'auto'."""
     value = getattr(chart, name, None)
