@@ -53,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         if "lighthouse" in sections:
             # Every page and embed, or one embed of each kind with --quick.
             paths = lighthouse.pages(site, every_embed=not args.quick)
-            _section("Lighthouse", lambda: lighthouse.measure(site, paths), results, "lighthouse")
+            # Three runs a page, the median: one run's blocking time swings with whatever else the machine does.
+            _section("Lighthouse", lambda: lighthouse.measure(site, paths, 1 if args.quick else min(runs, 3)),
+                     results, "lighthouse")
         if "clicks" in sections:
             # The chart-kind fixture too: a step for every kind and variant (tests/fixtures/charts).
             kinds_site = Path(temp) / "kinds"

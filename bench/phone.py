@@ -12,6 +12,7 @@ What Plotly's chart waits for is measured too: when the first view is painted, w
 plotly.js starts and ends arriving, and when it has run (its script's load event)."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -27,10 +28,16 @@ TAP_EVERY_S = 0.3
 MEASURES = ("shown", "answered", "plotted")
 STAGES = ("painted", "fetch_start", "fetch_end", "ran")  # what Plotly's chart waits for
 
+# The control a reader taps: the first step's first button not pressed (an explainer),
+# or the first word of the first round (the game).
+_TARGET = ("section[data-step] [data-control] button[data-index][aria-pressed=false], "
+           "section[data-round] button[data-control]")
+
 # Runs in the page before its own scripts: notes when the first chart shows, every
 # state shown and every chart Plotly drew (with their keys), and the first tap.
 _WATCH = """
 (() => {
+  const TARGET = __TARGET__;
   const seen = window.__firstView = { states: [], drawn: [] };
   const look = () => {
     const chart = document.querySelector("[data-chart]");
@@ -39,26 +46,35 @@ _WATCH = """
   new MutationObserver(look).observe(document, { childList: true, subtree: true });
   document.addEventListener("explainer:state", (e) => seen.states.push([performance.now(), e.detail.key]));
   document.addEventListener("explainer:drawn", (e) => seen.drawn.push([performance.now(), e.detail.key]));
-  // When plotly.js has run: the load event of the script that runs it.
-  const append = Node.prototype.appendChild;
-  Node.prototype.appendChild = function (child) {
-    if (child && child.tagName === "SCRIPT" && /plotly/.test(child.src || "") && seen.ran === undefined) {
-      child.addEventListener("load", () => { seen.ran = performance.now(); });
+  // When plotly.js has run: the load event of the script that runs it, caught on its way
+  // down to the script (before the page's own handler, which goes on to draw the charts).
+  document.addEventListener("load", (e) => {
+    const script = e.target;
+    if (script.tagName === "SCRIPT" && /plotly/.test(script.src || "") && seen.ran === undefined) {
+      seen.ran = performance.now();
     }
-    return append.call(this, child);
+  }, true);
+  // Where the reader's finger goes: once the first view is painted and the control is in
+  // the page, its step (or round) is scrolled to at once, as a finger's scroll is (the
+  // theme's smooth scrolling would animate a scrollIntoView, and a tap while the page still
+  // moves only stops it), and the control's centre noted for the tap. In the page, on its
+  // own frames: a harness asking a throttled, busy page for each of these would tap late.
+  const aim = () => {
+    const paint = performance.getEntriesByName("first-contentful-paint").length;
+    const control = paint && document.querySelector(TARGET);
+    if (!control) return requestAnimationFrame(aim);
+    (control.closest("section") || control).scrollIntoView({ block: "start", behavior: "instant" });
+    const box = control.getBoundingClientRect();
+    if (!box.width || !box.height) return requestAnimationFrame(aim);
+    seen.aim = { x: box.left + box.width / 2, y: box.top + box.height / 2, at: performance.now() };
   };
+  requestAnimationFrame(aim);
   // When the finger came down (the event's own time), however busy the page was then.
   document.addEventListener("pointerdown", (e) => {
     if (seen.tapped === undefined) seen.tapped = e.timeStamp;
   }, true);
 })();
-"""
-
-# The control a reader taps: the first step's first button not pressed (an explainer),
-# or the first word of the first round (the game).
-_TARGET = ("section[data-step] [data-control] button[data-index][aria-pressed=false], "
-           "section[data-round] button[data-control]")
-
+""".replace("__TARGET__", json.dumps(_TARGET))
 
 # The first state shown after the first tap (a game shows its round's state as it starts).
 _ANSWERED = """() => {
@@ -102,27 +118,24 @@ def _one_view(browser, url: str) -> dict:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     page.add_init_script(_WATCH)
     page.goto(url, wait_until="commit")
-    target = page.locator(_TARGET).first
-    target.wait_for(state="attached", timeout=60_000)
-    # The reader scrolls to the step (or round) and its figure, and taps as soon as the control shows.
-    # At once, as a finger's scroll is: the theme's smooth scrolling animates a scrollIntoView, and
-    # a tap while the page still moves only stops it (Chromium sends no click), a tap the reader
-    # scrolling by hand would not lose.
-    target.evaluate("b => (b.closest('section') || b).scrollIntoView({ block: 'start', behavior: 'instant' })")
-    target.wait_for(state="visible", timeout=60_000)
-    has_chart = page.locator("[data-chart]").count() > 0
+    # The first tap lands as soon as the page has shown the control (see _WATCH); a later one
+    # where the control is then, in case the page moved it.
+    aim = page.wait_for_function("() => window.__firstView.aim", timeout=60_000).json_value()
     taps = 0
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        box = target.bounding_box()
-        if box:
-            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            taps += 1
+        page.touchscreen.tap(aim["x"], aim["y"])
+        taps += 1
         time.sleep(TAP_EVERY_S)
         if page.evaluate(_ANSWERED):
             break
+        aim = page.evaluate("""target => {
+            const box = document.querySelector(target).getBoundingClientRect();
+            return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        }""", _TARGET)
     else:
         raise RuntimeError(f"{url}: no tap was answered within 60 s")
+    has_chart = page.locator("[data-chart]").count() > 0
     seen = page.evaluate("window.__firstView")
     answered = page.evaluate(_ANSWERED)
     plotted = None

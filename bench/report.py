@@ -364,7 +364,7 @@ def _limits(r: dict) -> str:
                      "so it takes no bandwidth from the first view and adds no blocking time. What blocking time is left is "
                      "the page's own work, which the simulation multiplies by its 4× CPU factor: on the longest "
                      "pages the largest task is the first layout of the whole page, every step's still drawings "
-                     "and tables at once, and it varies from run to run (one run a page here)."
+                     f"and tables at once, and it varies from run to run ({_runs_text(r['lighthouse'].get('runs', 1))})."
                      + ("" if not low else " Below budget: " + "; ".join(
                          f"{path} ({', '.join(a.split(':', 1)[1] for a in page['failed'])}; TBT {page['tbt']:.0f} ms)"
                          for path, page in low.items()) + "."))
@@ -393,6 +393,10 @@ def _limits(r: dict) -> str:
                      f"{page.get('own_median_ms', float('nan')):.1f} ms at the median."
                      + (f" Over the p95 budget: {'; '.join(slow)}." if slow else ""))
     return "\n".join(lines)
+
+
+def _runs_text(runs: int) -> str:
+    return "one run a page here" if runs == 1 else f"the median of {runs} runs a page here"
 
 
 def _plotly_seconds(r: dict) -> float:

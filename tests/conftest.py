@@ -89,6 +89,17 @@ def built_pages(out: Path) -> list[Path]:
     return sorted(out.rglob("*.html"))
 
 
+# A suite that checks every page in one browser splits the pages into shards, each a test
+# of its own, so that xdist's workers share the work: every page is in exactly one shard,
+# and a new page joins one without being named.
+PAGE_SHARDS = 3
+
+
+def page_shard(pages: list, number: int, shards: int = PAGE_SHARDS) -> list:
+    """Shard `number` (from 0) of `pages`, taken in turn so that long pages spread out."""
+    return sorted(pages)[number::shards]
+
+
 def rendered_pages(out: Path) -> list[Path]:
     """The pages whose rendering a browser suite checks (axe, 360 px, posters): every
     page of the site (index, 404, each explainer and game) and each one's whole embed.
@@ -109,13 +120,32 @@ def wait_for_runtime(page) -> None:
 
 def draw_every_chart(page) -> None:
     """Scroll each chart into view, as a reader would, with plotly.js run (as a hover
-    or a tap has the runtime do), so the lazy runtime draws it with Plotly."""
+    or a tap has the runtime do), so the lazy runtime draws it with Plotly. In the page,
+    in one go: a browser round trip or three per chart would take longer than drawing it."""
     page.wait_for_function("() => window.explainerRuntime")
-    page.evaluate("() => window.explainerRuntime.plotly().then(() => true)")
-    for chart in page.locator("[data-chart]").all():
-        chart.scroll_into_view_if_needed()
-        chart.locator(".main-svg").first.wait_for()
-    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("""async () => {
+        await window.explainerRuntime.plotly();
+        const frame = () => new Promise(done => requestAnimationFrame(done));
+        for (const chart of document.querySelectorAll("[data-chart]")) {
+            chart.scrollIntoView({ block: "center", behavior: "instant" });
+            for (let frames = 0; !chart.querySelector(".main-svg"); frames++) {
+                if (frames > 1200) throw new Error(`chart ${chart.dataset.chart} was not drawn in view`);
+                await frame();
+            }
+        }
+        window.scrollTo({ top: 0, behavior: "instant" });
+    }""")
+
+
+def open_data_tables(page, label: str = "Show data") -> None:
+    """Open every data table the page shows (its <details>, by the label of its
+    summary), for a check of the page with them open. Those of a game's rounds not
+    shown stay closed, as a reader cannot open them. In one look: a click each would
+    take longer than the check."""
+    page.evaluate("""label => document.querySelectorAll("details").forEach(details => {
+        const summary = details.querySelector("summary");
+        if (summary && summary.textContent.trim() === label && summary.checkVisibility()) details.open = true;
+    })""", label)
 
 
 @pytest.fixture(scope="session")

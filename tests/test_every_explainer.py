@@ -13,9 +13,9 @@ import pytest
 from generator.load.content import load_site
 
 from .conftest import CONTENT, PageWatch, draw_every_chart
-from .content.reader import (choose, chosen, count_plotly_calls, drawn_figure, every_choice, expected_table,
-                             normalise, open_explainer, readouts, resolve_theme_colours, shown_table,
-                             wait_until_drawn)
+from .content.reader import (choose, chosen, colour_names, count_plotly_calls, every_choice, expected_table,
+                             normalise, open_explainer, readouts, shown_step, shown_table, wait_until_drawn,
+                             with_colours)
 
 EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer"]
 
@@ -116,16 +116,20 @@ def test_every_value_of_every_control_shows_its_computed_state(slug, built_site,
     assert drawn["newPlot"] == drawn["relayout"] == 0 and drawn["react"] <= sum(len(s.step.charts) for s in steps)
     for states, texts in zip(steps, prose[slug]):
         step = states.step
-        section = page.get_by_role("region", name=step.title, exact=True)
+        region = page.get_by_role("region", name=step.title, exact=True)
+        # Found by its name once, then held by its id: each later look inside it would
+        # otherwise look through the whole page for the region again.
+        section = page.locator(f"section#{region.get_attribute('id')}")
         section.scroll_into_view_if_needed()
         charts = section.locator("[data-chart]")
         assert charts.count() == len(step.charts), step.title
         for summary in section.get_by_text(labels["show_data"], exact=True).all():
             summary.click()
         assert section.get_by_role("table").count() == len(step.charts), step.title
+        colours = set().union(*(colour_names(figure) for figures in states.figures for figure in figures.values()))
         choice = [c.values.index(c.default) for c in step.controls]
         key = states.default_key
-        _check_shows(section, charts, states, texts, key, choice, labels)
+        _check_shows(shown_step(section, colours), states, texts, key, choice, labels)
         after = calls()
         for number, value in every_choice(step.controls):
             before = after
@@ -139,31 +143,31 @@ def test_every_value_of_every_control_shows_its_computed_state(slug, built_site,
             redraws = after["react"] + after["relayout"] - before["react"] - before["relayout"]
             assert redraws == (len(step.charts) if moved != key else 0), (step.title, key, moved)
             key = moved
-            _check_shows(section, charts, states, texts, key, choice, labels)
+            _check_shows(shown_step(section, colours), states, texts, key, choice, labels)
     assert offline_page.blocked == [], f"the page made network requests: {offline_page.blocked}"
     assert offline_page.errors == []
 
 
-def _check_shows(section, charts, states, texts, key, choice, labels):
-    """The step in `section` shows state `key` (whose value numbers are `choice`) exactly as computed."""
+def _check_shows(shown, states, texts, key, choice, labels):
+    """The step, as shown_step read it, shows state `key` (whose value numbers are `choice`) exactly as computed."""
     step, state = states.step, states.by_key(key)
     where = (step.title, key)
-    assert [chosen(section, c) for c in step.controls] == choice, where
-    assert readouts(section) == ([r.label for r in step.readouts], state.readouts), where
-    assert normalise(section.locator("[data-prose]").inner_html()) == normalise(texts.states[key][0]), where
+    chosen_shown = [[bool(v) for v in c.values].index(shown["chosen"][i]) if c.kind == "toggle" else shown["chosen"][i]
+                    for i, c in enumerate(step.controls)]
+    assert chosen_shown == choice, where
+    assert shown["readouts"] == [[r.label for r in step.readouts], list(state.readouts)], where
+    assert normalise(shown["prose"]) == normalise(texts.states[key][0]), where
     # A chart has a caption when its default state has a summary; the runtime rewrites it.
     captioned = [bool(s) for s in texts.summaries[states.default_key]]
-    assert section.locator("figcaption").all_inner_texts() == [
-        s for s, shown in zip(texts.summaries[key], captioned) if shown], where
-    assert not any(s for s, shown in zip(texts.summaries[key], captioned) if not shown), \
+    assert shown["captions"] == [s for s, shown_ in zip(texts.summaries[key], captioned) if shown_], where
+    assert not any(s for s, shown_ in zip(texts.summaries[key], captioned) if not shown_), \
         (where, "a summary with no caption to show it in")
-    tables = section.get_by_role("table")
-    for index in range(len(step.charts)):
-        chart = charts.nth(index)
+    assert len(shown["charts"]) == len(shown["tables"]) == len(step.charts), where
+    for index, chart in enumerate(shown["charts"]):
         figure = states.figures[index][key]
-        assert drawn_figure(chart) == resolve_theme_colours(chart, {
+        assert {part: chart[part] for part in ("data", "images", "shapes")} == with_colours({
             "data": figure["data"],
             "images": [image["source"] for image in figure["layout"].get("images", [])],
-            "shapes": figure["layout"].get("shapes", [])}), where + (index,)
+            "shapes": figure["layout"].get("shapes", [])}, chart["colours"]), where + (index,)
         table = states.tables(labels)[index][key]
-        assert shown_table(tables.nth(index)) == expected_table(table), where + (index,)
+        assert shown["tables"][index] == expected_table(table), where + (index,)

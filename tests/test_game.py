@@ -518,13 +518,20 @@ Object.defineProperty(window, "localStorage", {
 
 def test_the_score_is_remembered_where_storage_is_allowed(game, browser, tmp_path):
     _, rounds, out = game
-    # A served copy: Chromium gives file:// pages storage, but keep it to this test's own origin.
+    # Chromium gives file:// pages storage; a context of its own keeps it to this test.
     context = browser.new_context()
     watch = PageWatch(context.new_page())
     page = open_game(watch, (out / SLUG / "index.html").as_uri())
     region = page.get_by_role("region", name="Agreement", exact=True)
     word_button(region, rounds[0], 0, 1).click()
     assert readout(region, "Score") == "3 of 12 stars"
+    # The page hands its write to the browser's storage, which a reload may read from a new
+    # renderer: wait until another page of the context sees the write, as a reader's reload would.
+    other = context.new_page()
+    other.goto((out / SLUG / "index.html").as_uri() + "#round-2")
+    other.wait_for_function("Object.keys(localStorage).some(k => k.startsWith('lensa-game:') "
+                            "&& JSON.parse(localStorage.getItem(k))[0] > 0)")
+    other.close()
     page.reload()
     page.wait_for_function("window.gameRuntime")
     region = page.get_by_role("region", name="Agreement", exact=True)

@@ -81,17 +81,65 @@ def choose(section, control, index):
              for i in range(len(control.values))]
     namesakes = group.get_by_role("button", name=names[index], exact=True)
     namesakes.nth(names[:index].count(names[index])).click()
-    pressed = group.get_by_role("button", pressed=True)
-    assert pressed.count() == 1, (control.label, index)
-    assert group.get_by_role("button").nth(index).get_attribute("aria-pressed") == "true", (control.label, index)
-    assert " ".join(pressed.inner_text().split()) == names[index], (control.label, index)
-    return pressed
+    # Which buttons show as pressed, and the text of each, in one look.
+    buttons = group.evaluate("g => Array.from(g.querySelectorAll('button'), "
+                             "b => [b.getAttribute('aria-pressed'), b.innerText])")
+    pressed = [" ".join(text.split()) for state, text in buttons if state == "true"]
+    assert len(pressed) == 1 and buttons[index][0] == "true", (control.label, index, buttons)
+    assert pressed[0] == names[index], (control.label, index)
+    return group.get_by_role("button", pressed=True)
 
 
+def shown_step(section, colours=()):
+    """Everything a step shows, read in one look (a browser round trip per item would
+    make up most of a long tour's time): the value number each control shows as
+    chosen (in the step's order of controls), its readouts, prose, chart captions,
+    data tables (as shown_table reads them), and for each chart what Plotly drew
+    (drawn_figure) and the theme's colours named in `colours` as the page's CSS
+    defines them at the chart."""
+    return section.evaluate("""(section, names) => {
+        const text = el => el.innerText;
+        const chosen = Array.from(section.querySelectorAll("[data-control][data-kind]"), control => {
+            const kind = control.getAttribute("data-kind");
+            if (kind === "toggle") return control.querySelector("button").getAttribute("aria-pressed") === "true";
+            if (kind === "slider") return Number(control.querySelector("input").value);
+            const pressed = Array.from(control.querySelectorAll("button"), b => b.getAttribute("aria-pressed"));
+            return pressed.filter(p => p === "true").length === 1 ? pressed.indexOf("true") : pressed;
+        });
+        const cells = Array.from(section.querySelectorAll("dl dt, dl dd"));
+        return {
+            chosen,
+            readouts: [cells.filter(c => c.tagName === "DT").map(text), cells.filter(c => c.tagName === "DD").map(text)],
+            prose: section.querySelector("[data-prose]").innerHTML,
+            captions: Array.from(section.querySelectorAll("figcaption"), text),
+            tables: Array.from(section.querySelectorAll("table"), t => ({
+                columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
+                rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
+                current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
+            })),
+            charts: Array.from(section.querySelectorAll("[data-chart]"), el => ({
+                data: (el.data || []).map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
+                images: ((el.layout || {}).images || []).map(i => i.source),
+                shapes: (el.layout || {}).shapes || [],
+                colours: Object.fromEntries(names.map(n => [n, getComputedStyle(el).getPropertyValue(n).trim()])),
+            })),
+        };
+    }""", list(colours))
 
 
+def colour_names(figure_part) -> set[str]:
+    """The theme's colours ("--chart-…") a part of a figure names as var(--…)."""
+    return set(re.findall(r"var\((--[\w-]+)\)", json.dumps(figure_part)))
 
 
+def with_colours(figure_part, colours: dict):
+    """A part of a figure with its var(--…) colours replaced by `colours` (as
+    shown_step reads them at the chart): what Plotly is given, and so draws."""
+    text = json.dumps(figure_part)
+    for name in colour_names(figure_part):
+        assert colours.get(name), f"the theme does not define {name}"
+        text = text.replace(f"var({name})", colours[name])
+    return json.loads(text)
 
 
 def resolve_theme_colours(element, figure_part):

@@ -520,7 +520,12 @@
         if (window.requestIdleCallback) window.requestIdleCallback(fetchEarly, { timeout: 1000 });
         else setTimeout(fetchEarly, 0);
       };
-      if (document.readyState === "complete") afterLoad();
+      // Painted already (frames wait behind the parser's long tasks, so the watch may not
+      // have seen it yet): now. A hidden page: once it has loaded.
+      var paints = window.performance && performance.getEntriesByName ?
+        performance.getEntriesByName("first-contentful-paint") : [];
+      if (paints.length) fetchEarly();
+      else if (document.readyState === "complete") afterLoad();
       else window.addEventListener("load", afterLoad);
     }
     function run(resolve, reject) {
