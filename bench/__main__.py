@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import pickle
 import sys
 import tempfile
 from pathlib import Path
@@ -11,6 +12,8 @@ from . import build_time, clicks, first_view, lighthouse, phone, rebuild, report
 from .common import CONTENT, PYTHON, ROOT, machine, run
 
 CHART_KINDS = ROOT / "tests" / "fixtures" / "charts" / "content"
+# A full run's raw results, so that a change to the report's wording needs no new run (--report).
+RESULTS = ROOT / "bench" / ".last-run.pickle"  # (not committed: .gitignore)
 
 SECTIONS = ("build", "rebuild", "bytes", "phone", "lighthouse", "clicks", "scaling")
 
@@ -23,7 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help=f"comma-separated sections: {', '.join(SECTIONS)} (the report is "
                         "then printed, not written)")
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "performance.md")
+    parser.add_argument("--report", type=Path, metavar="RESULTS",
+                        help=f"write the report again from a run's results (a full run keeps them in "
+                        f"{RESULTS.relative_to(ROOT)}) without measuring anything")
     args = parser.parse_args(argv)
+    if args.report:
+        return _write(pickle.loads(args.report.read_bytes()), args.output)
     sections = args.only.split(",") if args.only else list(SECTIONS)
     unknown = set(sections) - set(SECTIONS)
     if unknown:
@@ -68,13 +76,19 @@ def main(argv: list[str] | None = None) -> int:
             sweeps = dict(tokens=(6, 24, 64), heads=(1, 4, 16)) if args.quick else {}
             _section("Scaling", lambda: scaling.measure(min(runs, 3), **sweeps), results, "scaling")
     results["load_after"] = machine()["load"]
-    text = report.markdown(results)
     print()
     print(report.budget_table(results))
     if set(sections) == set(SECTIONS):
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
-        print(f"\nWrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_bytes(pickle.dumps(results))
+        return _write(results, args.output)
+    return 0
+
+
+def _write(results: dict, output: Path) -> int:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(report.markdown(results), encoding="utf-8")
+    print(f"\nWrote {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
     return 0
 
 

@@ -333,8 +333,9 @@ def _limits(r: dict) -> str:
                      f"From {heads[0]['heads']} to {heads[-1]['heads']} heads, the data grows "
                      f"{fold('data_raw', (heads[0], heads[-1]))} for {fold('states', (heads[0], heads[-1]))} states.")
     if "phone" in r:
-        slow = [(path.split("/")[0], key) for path, p in r["phone"].items()
-                for key, budget in (("answered", BUDGET_PHONE_ANSWERED_S), ("plotted", BUDGET_PHONE_PLOTTED_S))
+        over = [(path.split("/")[0], label, p[key] - budget * 1000) for path, p in r["phone"].items()
+                for key, label, budget in (("answered", "first tap answered", BUDGET_PHONE_ANSWERED_S),
+                                           ("plotted", "Plotly's chart", BUDGET_PHONE_PLOTTED_S))
                 if p[key] is not None and p[key] / 1000 > budget]
         charted = [p for p in r["phone"].values() if p.get("ran") and p.get("fetch_end") and p.get("plotted")]
         waits = ""
@@ -343,17 +344,20 @@ def _limits(r: dict) -> str:
                      f"{ms(median([p['painted'] for p in charted]) / 1000)}, "
                      f"plotly.js arriving from {ms(median([p['fetch_start'] for p in charted]) / 1000)} to "
                      f"{ms(median([p['fetch_end'] for p in charted]) / 1000)}, running for "
-                     f"{ms(median([p['ran'] - p['fetch_end'] for p in charted]) / 1000)} and drawing the chart for "
+                     f"{ms(median([p['ran'] - p['fetch_end'] for p in charted]) / 1000)} once arrived, and its "
+                     "first drawing of the tapped step's charts taking "
                      f"{ms(median([p['plotted'] - p['ran'] for p in charted]) / 1000)}.")
         lines.append("- **A throttled phone.** The first tap is answered by runtime.js, which runs once the page is "
-                     "parsed and needs no plotly.js (the page's head fetches it with the page's body, and a tap before "
-                     "it has run is kept and replayed). Plotly's chart of the tapped state waits for plotly.js, whose "
-                     "download starts once the first view is painted (not before, which keeps the first view's "
-                     "bandwidth and Lighthouse's largest paint to the page) and alone takes about "
-                     f"{_plotly_seconds(r):.1f} s at {phone.DOWNLOAD_BYTES_PER_S * 8 / 1e6:.1f} Mbit/s, then for it to "
-                     "run once and draw its first chart (the first draw also sets Plotly up) at 4× CPU: the first "
-                     "paint, plus the download, plus running plotly.js and its first draw, is what limits it." + waits
-                     + (" Over budget: " + ", ".join(f"{page} ({key})" for page, key in slow) + "." if slow else ""))
+                     "parsed and needs no plotly.js (a tap before it has run is kept and replayed). Plotly's chart "
+                     "of the tapped state waits for plotly.js: its download starts once the first view is painted "
+                     "(not before, which keeps the first view's bandwidth, and Lighthouse's first and largest "
+                     "paints, to the page) and alone takes about "
+                     f"{_plotly_seconds(r):.1f} s at {phone.DOWNLOAD_BYTES_PER_S * 8 / 1e6:.1f} Mbit/s; then "
+                     "plotly.js runs once, at 4× CPU, and draws the tapped step's charts, the first drawing also "
+                     "setting Plotly up. The first paint, plus the download, plus that run and first drawing, "
+                     "is what limits it." + waits
+                     + (" Over budget: " + "; ".join(f"{page}, {label} ({over_ms:.0f} ms over)"
+                                                     for page, label, over_ms in over) + "." if over else ""))
     if "lighthouse" in r:
         low = {path: page for path, page in r["lighthouse"]["pages"].items()
                if any(page["scores"][c] < least for c, least in BUDGET_LIGHTHOUSE.items()
