@@ -94,37 +94,28 @@ def shown_step(section, colours=()):
     """Everything a step shows, read in one look (a browser round trip per item would
     make up most of a long tour's time): the value number each control shows as
     chosen (in the step's order of controls), its readouts, prose, chart captions,
-    data tables (as shown_table reads them), and for each chart what Plotly drew
-    (drawn_figure) and the theme's colours named in `colours` as the page's CSS
-    defines them at the chart."""
-    return section.evaluate("""(section, names) => {
+    data tables (SHOWN_TABLE), and for each chart what Plotly drew (DRAWN_FIGURE)
+    and the theme's colours named in `colours` (THEME_COLOURS)."""
+    return section.evaluate(f"""(section, names) => {{
         const text = el => el.innerText;
-        const chosen = Array.from(section.querySelectorAll("[data-control][data-kind]"), control => {
+        const chosen = Array.from(section.querySelectorAll("[data-control][data-kind]"), control => {{
             const kind = control.getAttribute("data-kind");
             if (kind === "toggle") return control.querySelector("button").getAttribute("aria-pressed") === "true";
             if (kind === "slider") return Number(control.querySelector("input").value);
             const pressed = Array.from(control.querySelectorAll("button"), b => b.getAttribute("aria-pressed"));
             return pressed.filter(p => p === "true").length === 1 ? pressed.indexOf("true") : pressed;
-        });
+        }});
         const cells = Array.from(section.querySelectorAll("dl dt, dl dd"));
-        return {
+        return {{
             chosen,
             readouts: [cells.filter(c => c.tagName === "DT").map(text), cells.filter(c => c.tagName === "DD").map(text)],
             prose: section.querySelector("[data-prose]").innerHTML,
             captions: Array.from(section.querySelectorAll("figcaption"), text),
-            tables: Array.from(section.querySelectorAll("table"), t => ({
-                columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
-                rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
-                current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
-            })),
-            charts: Array.from(section.querySelectorAll("[data-chart]"), el => ({
-                data: (el.data || []).map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
-                images: ((el.layout || {}).images || []).map(i => i.source),
-                shapes: (el.layout || {}).shapes || [],
-                colours: Object.fromEntries(names.map(n => [n, getComputedStyle(el).getPropertyValue(n).trim()])),
-            })),
-        };
-    }""", list(colours))
+            tables: Array.from(section.querySelectorAll("table"), {SHOWN_TABLE}),
+            charts: Array.from(section.querySelectorAll("[data-chart]"),
+                               el => ({{...({DRAWN_FIGURE})(el), colours: ({THEME_COLOURS})(el, names)}})),
+        }};
+    }}""", list(colours))
 
 
 def colour_names(figure_part) -> set[str]:
@@ -146,22 +137,21 @@ def resolve_theme_colours(element, figure_part):
     """Part of a figure as its JSON carries it, with the theme's colours
     ("var(--chart-…)") as the page's CSS defines them at `element`: Plotly is given
     the resolved colours, so that is what the drawn chart holds."""
-    text = json.dumps(figure_part)
-    for name in set(re.findall(r"var\((--[\w-]+)\)", text)):
-        value = element.evaluate("(el, name) => getComputedStyle(el).getPropertyValue(name).trim()", name)
-        assert value, f"the theme does not define {name}"
-        text = text.replace(f"var({name})", value)
-    return json.loads(text)
+    return with_colours(figure_part, element.evaluate(THEME_COLOURS, sorted(colour_names(figure_part))))
+
+
+# A data table as the browser shows it: its columns, its rows, and the number of the
+# row marked current (aria-current), or -1.
+SHOWN_TABLE = """t => ({
+    columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
+    rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
+    current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
+})"""
 
 
 def shown_table(table):
-    """A data table as the browser shows it: its columns, its rows, and the
-    number of the row marked current (aria-current), or -1."""
-    return table.evaluate("""t => ({
-        columns: Array.from(t.tHead.rows[0].cells, c => c.textContent),
-        rows: Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => c.textContent)),
-        current: Array.from(t.tBodies[0].rows).findIndex(r => r.getAttribute("aria-current") === "true"),
-    })""")
+    """A data table as the browser shows it (SHOWN_TABLE)."""
+    return table.evaluate(SHOWN_TABLE)
 
 
 def expected_table(table):
@@ -220,14 +210,19 @@ def every_choice(controls):
     return moves
 
 
-def drawn_figure(chart):
-    """What Plotly drew in a chart, in one look: its traces (without the uid Plotly
-    adds to each), the sources of its pictures (layout images) and its shapes."""
-    return chart.evaluate("""el => ({
-        data: el.data.map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
-        images: (el.layout.images || []).map(i => i.source),
-        shapes: el.layout.shapes || [],
-    })""")
+# What Plotly drew in a chart, in one look: its traces (without the uid Plotly adds to
+# each), the sources of its pictures (layout images) and its shapes.
+DRAWN_FIGURE = """el => ({
+    data: (el.data || []).map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
+    images: ((el.layout || {}).images || []).map(i => i.source),
+    shapes: (el.layout || {}).shapes || [],
+})"""
+
+# The theme's colours of the given names, as the page's CSS defines them at an element.
+THEME_COLOURS = """(el, names) => {
+    const style = getComputedStyle(el);
+    return Object.fromEntries(names.map(n => [n, style.getPropertyValue(n).trim()]));
+}"""
 
 
 def drawn_values(chart):

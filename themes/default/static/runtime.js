@@ -522,9 +522,7 @@
       };
       // Painted already (frames wait behind the parser's long tasks, so the watch may not
       // have seen it yet): now. A hidden page: once it has loaded.
-      var paints = window.performance && performance.getEntriesByName ?
-        performance.getEntriesByName("first-contentful-paint") : [];
-      if (paints.length) fetchEarly();
+      if (window.lensaPainted && window.lensaPainted()) fetchEarly();
       else if (document.readyState === "complete") afterLoad();
       else window.addEventListener("load", afterLoad);
     }
