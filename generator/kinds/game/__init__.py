@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import PageKind
-from . import compute, content, pages, schema, text
+from . import compute, content, pages, proof, schema, text
 
 
 class GameKind(PageKind):
@@ -43,6 +43,9 @@ class GameKind(PageKind):
 
     def state_count(self, computed) -> int:
         return sum(len(states.states) for states in computed[0])
+
+    def proof(self, source, computed, texts, to_html):
+        return proof.game_proof(source, computed, texts)
 
 
 KIND = GameKind()
