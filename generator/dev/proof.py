@@ -43,7 +43,8 @@ def proofread(content_dir: Path, slugs: list[str], part: int | None = None, skip
         if part is not None:
             found = [s for s in sections if s.part == part]
             if not found:
-                raise ContentError.one(page.path, f"{page.slug} has no step or round {part} (it has {_parts(sections)})")
+                raise ContentError.one(page.path, f"{page.slug} has no step or round {part} "
+                                                  f"(it has {_parts(sections)})")
             sections = found
         lines += _page_lines(page, sections, skip_repeats)
     return lines
