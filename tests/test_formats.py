@@ -29,6 +29,7 @@ def test_count_and_shape():
     assert formats.count(16384) == "16,384"
     assert formats.count(np.int64(4096)) == "4,096"
     assert formats.shape((64, 64)) == "64×64"
+    assert formats.shape((512, 2048)) == "512×2,048" == formats.formatter("shape")([512, 2048])
 
 
 def test_formatter_specs():

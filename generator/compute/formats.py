@@ -144,8 +144,9 @@ def power_of_ten(exponent: int) -> str:
 
 
 def shape(value) -> str:
-    """An array shape: (64, 64) -> '64×64'."""
-    return "×".join(str(int(v)) for v in value)
+    """An array shape: (64, 64) -> '64×64', (512, 2048) -> '512×2,048', each size a count
+    with its thousands separators, as everywhere else."""
+    return "×".join(f"{int(v):,}" for v in value)
 
 
 def text(value) -> str:
