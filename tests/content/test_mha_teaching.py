@@ -77,7 +77,7 @@ def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
     assert concat != gemma["d_model"]  # the page's counterexample is one
     deeper = _part(page, 4, "deeper")
     assert f"{concat:,} numbers per token" in deeper
-    assert f"{concat}×{gemma['d_model']} W_O" in deeper
+    assert f"{concat:,}×{gemma['d_model']:,} W_O" in deeper  # sizes with thousands separators, as counts
     assert f"width of {gemma['d_model']:,}" in deeper
     # W_O of (h·d_head) × d_model: Gemma's attention layer is 4·d_model·concat weights.
     assert model.attention_params(gemma["d_model"], gemma["heads"], gemma["d_head"]) == 4 * gemma["d_model"] * concat
