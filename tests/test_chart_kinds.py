@@ -23,6 +23,7 @@ from generator.compute.states import compute_site
 from generator.errors import ContentError, StrictModeError
 from generator.load.content import load_site
 from generator.render import charts
+from generator.compute.precision import written_data
 
 from .conftest import FIXTURES, ROOT, THEME_NAMES, THEMES, built_pages, draw_every_chart, open_data_tables
 from .pictures import png_pixels
@@ -87,7 +88,9 @@ def test_the_fixture_draws_exactly_as_committed(fixture_steps):
     a kind draws shows here as a diff, reviewed in the commit that updates
     tests/fixtures/charts/expected (LENSA_UPDATE_GOLDEN=1 rewrites it)."""
     site, steps = fixture_steps
-    found = json.loads(json.dumps(_figures_and_tables(steps, site.config.labels), ensure_ascii=False))
+    # As the page writes them: floats at the build's precision, not their last bits (which a CPU's
+    # maths library may round otherwise).
+    found = json.loads(json.dumps(written_data(_figures_and_tables(steps, site.config.labels)), ensure_ascii=False))
     if os.environ.get("LENSA_UPDATE_GOLDEN"):
         EXPECTED.parent.mkdir(parents=True, exist_ok=True)
         EXPECTED.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

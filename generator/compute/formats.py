@@ -8,6 +8,8 @@ import re
 
 import numpy as np
 
+from .precision import written, written_array
+
 _FIXED = re.compile(r"^fixed:(\d)$")
 _SIGNIFICANT = re.compile(r"^significant:([1-9])$")
 FORMATS = ("text", "count", "fixed:N", "significant:N", "percent", "shape")
@@ -203,17 +205,25 @@ _SCALARS = frozenset((int, float, str, bool, type(None)))
 
 
 def plain(value, arrays: dict | None = None):
-    """Convert numpy scalars and arrays to plain Python, for templates and JSON.
+    """Convert numpy scalars and arrays to plain Python, for templates and JSON, with
+    every float at the build's precision (precision.py), so that what follows from a
+    model's numbers does not depend on the CPU that computed them.
     `arrays` (a memo table of the build cache) makes equal arrays one shared list."""
     if isinstance(value, np.ndarray):
         return _plain_array(value, arrays)
-    if isinstance(value, np.generic):
-        return value.item()
+    if isinstance(value, np.generic):  # before float: numpy's float64 is a float too
+        return _plain_scalar(value.item())
+    if isinstance(value, float):
+        return written(value)
     if isinstance(value, (list, tuple)):
         if all(type(v) in _SCALARS for v in value):  # already plain: copy without a call per item
-            return type(value)(value)
+            return type(value)(written(v) if type(v) is float else v for v in value)
         return type(value)(plain(v, arrays) for v in value)
     return value
+
+
+def _plain_scalar(value):
+    return written(value) if type(value) is float else value
 
 
 class SharedList(list):
@@ -238,7 +248,7 @@ class SharedList(list):
 
 def _plain_array(array: np.ndarray, arrays: dict | None):
     if array.size < 16 or array.dtype.kind not in "biuf":
-        return array.tolist()
+        return (written_array(array) if array.dtype.kind == "f" else array).tolist()
     if arrays is None:
         return _shared(array)
     key = (array.dtype.str, array.shape, array.tobytes())
@@ -249,7 +259,7 @@ def _plain_array(array: np.ndarray, arrays: dict | None):
 
 
 def _shared(array: np.ndarray) -> SharedList:
-    rows = array.tolist()
+    rows = (written_array(array) if array.dtype.kind == "f" else array).tolist()
     return SharedList(SharedList(row) for row in rows) if array.ndim == 2 else SharedList(rows)
 
 

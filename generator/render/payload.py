@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from json.encoder import encode_basestring as _encode_string
+
+from ..compute.precision import written, written_data
 
 # Arrays whose JSON is shorter than this are cheaper inline than as a reference.
 _MIN_POOLED = 24
@@ -49,7 +52,10 @@ class Pool:
         if seen is not None and seen[0] is node:
             return seen[1], seen[2]
         if _SCALARS.issuperset(map(type, node)):
-            interned, text = node, canonical(node)
+            interned, text = node, _CANONICAL(node)
+            if _MAYBE_UNWRITTEN(text):
+                interned = [written(v) if type(v) is float else v for v in node]
+                text = _CANONICAL(interned)
         else:
             parts = [self._intern(item) for item in node]
             interned, text = [part[0] for part in parts], "[" + ",".join([part[1] for part in parts]) + "]"
@@ -75,25 +81,38 @@ def _scalar_text(value) -> str:
     if kind is int:
         return int.__repr__(value)
     if kind is float and math.isfinite(value):
-        return float.__repr__(value)
+        return float.__repr__(written(value))
     if kind is bool or value is None:
         return _LITERALS[value]
     return canonical(value)  # anything else, and NaN or infinity, which it refuses
 
 
 def canonical(data) -> str:
-    """Stable JSON: sorted keys, no spaces, so equal data gives equal bytes."""
-    return _CANONICAL(data)
+    """Stable JSON: sorted keys, no spaces, floats at the build's precision, so equal
+    data gives equal bytes on any machine."""
+    return _encoded(data, _CANONICAL)
+
+
+# A run of 11 digits: a number written more finely than the build's precision (or,
+# harmlessly, a long number in a string), found in the encoded text, which is far
+# cheaper than looking at every float of a page's data.
+_MAYBE_UNWRITTEN = re.compile(r"\d{11}").search
+
+
+def _encoded(data, encode) -> str:
+    """encode(data), with every float at the build's precision (compute/precision.py)."""
+    text = encode(data)
+    return encode(written_data(data)) if _MAYBE_UNWRITTEN(text) else text
 
 
 # Made once: json.dumps with options builds a new encoder on every call.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_IN_ORDER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def script_json(data, keep_order: bool = False) -> str:
     """JSON safe inside <script>: no '</script>', '<!--' or line separators can end it early.
     keep_order: keys as given rather than sorted (JSON-LD reads better with "@context" first)."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False) if keep_order \
-        else canonical(data)
+    text = _encoded(data, _IN_ORDER if keep_order else _CANONICAL)
     return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
