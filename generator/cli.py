@@ -1,4 +1,4 @@
-"""Command line: lensa init|new|serve|check|build|dist (dist --scorm: SCORM packages).
+"""Command line: lensa init|new|serve|check|proof|build|dist (dist --scorm: SCORM packages).
 
 Problems are printed one plain line each, warnings are counted, and the totals
 come last. A Python traceback reaches the user only with --debug. Installed
@@ -104,6 +104,17 @@ def _parser() -> argparse.ArgumentParser:
                     "the whole build succeeds.", "Build failed")
     build.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     command("check", _check, "Validate the content and compute every state, writing nothing.", "Check failed")
+    proof = command("proof", _proof, "Write every text of a page as a reader meets it, state after state, "
+                    "as plain text to proofread: each step's readouts, chart captions and prose in every "
+                    "state of its controls, then its hint and deeper part (a game: every round's text and "
+                    "what it announces for every spotlight).", "Proof failed", site=False)
+    proof.add_argument("slugs", nargs="*", metavar="SLUG",
+                       help="the pages to write, in the site's order (default: every page)")
+    proof.add_argument("--step", type=int, metavar="N",
+                       help="only step N of each page (a game's round N)")
+    proof.add_argument("--skip-repeats", action="store_true",
+                       help="write a text that reads exactly as in an earlier state of its step as "
+                            "'(as in state K)', so that only what changes is read twice")
     dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution, or (--scorm) "
                    "into SCORM packages for an LMS.",
                    "Dist failed")
@@ -150,6 +161,19 @@ def _check(args, warnings: list[Problem]) -> int:
     pages = len(result.site.pages)
     print(f"OK: {pages} page{'' if pages == 1 else 's'} and {result.state_count} states "
           f"checked{_warning_total(warnings)}.")
+    return 0
+
+
+def _proof(args, warnings: list[Problem]) -> int:
+    from .dev.proof import proofread
+
+    lines = proofread(args.content, args.slugs, args.step, args.skip_repeats, warnings)
+    _print(report_lines(None, warnings, Path.cwd()))
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `lensa proof | head`: the reader has read enough
+        sys.stdout = None
     return 0
 
 

@@ -101,6 +101,32 @@ class PageKind:
     def state_count(self, computed: Any) -> int:
         raise NotImplementedError
 
+    def proof(self, source: PageSource, computed: Any, texts: Any, to_html: Callable[[str], str]) -> list[ProofSection]:
+        """Every text a reader can meet on the page, in reading order and state after
+        state, for `lensa proof` (dev/proof.py writes it as plain text). `to_html`
+        renders Markdown the page shows as it is (an introduction)."""
+        raise NotImplementedError
+
+
+@dataclass
+class ProofText:
+    """One text of a page as a reader meets it: a label ("Try this", "Chart", "" for a
+    state's prose) and the text, HTML or, with `html` false, plain text."""
+    label: str
+    text: str
+    html: bool = True
+
+
+@dataclass
+class ProofSection:
+    """A part of a page (its introduction, a step, one state of a step) and its texts.
+    `part` is the step's or round's number (None for what the whole page shows);
+    `state` names a state briefly ("state 3"), for a text that repeats an earlier one."""
+    heading: str
+    texts: list[ProofText]
+    part: int | None = None
+    state: str | None = None
+
 
 @dataclass
 class Page:

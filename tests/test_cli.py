@@ -20,7 +20,7 @@ def run(*args, cwd=ROOT):
                           capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("command", ["build", "serve", "new", "check", "dist"])
+@pytest.mark.parametrize("command", ["build", "serve", "new", "check", "proof", "dist"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([command, "--help"])

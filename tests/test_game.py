@@ -262,6 +262,8 @@ def test_broken_weights_are_one_line_naming_the_file(game_site):
     (("../multi-head-attention/index.html#step-1", "../nowhere/index.html#step-1"),
      r"game\.md:\d+: rounds\[0\]\.lesson: links to '\.\./nowhere/index\.html#step-1', which is not a page"),
     (('title = "Reference"\n', 'title = "Reference"\ngaol = "typo"\n'), r"game\.md:\d+: rounds\[1\]\.gaol: unknown key"),
+    (('"." = "a full stop"', '"." = ""'),
+     r"game\.md:\d+: answer_names: each name must be a non-empty string, found '\.' = ''"),
 ])
 def test_bad_game_content_is_a_clear_error(game_site, edit, message):
     main = game_site / SLUG / "game.md"

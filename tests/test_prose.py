@@ -191,3 +191,22 @@ def test_raw_text_keeps_its_tags_as_written():
 
     env = make_env(autoescape=False, prose=True)
     assert env.from_string("{% raw %}{% if x %}\nshown{% endraw %}\nnext").render() == "{% if x %}\nshown\nnext"
+
+
+# Numbers that agree with their sentence: the bound and plural filters in a step's prose.
+
+def test_a_count_and_its_words_agree_in_every_state(tmp_site):
+    step = STEP.replace("With {{ flips }} flips there are", "{{ flips | count('flip') }} {{ flips | plural('gives', "
+                        "'give') }} {{ outcomes | count('outcome') }}; all heads stays above "
+                        "{{ probability | lower_bound(2) }}, and")
+    site = load_site(tmp_site({"coin-flips/steps/01-runs.md": step}))
+    prose = render_prose(site, compute_site(site))["coin-flips"][0].states
+    assert prose["0"][0].startswith("<p>1 flip gives 2 outcomes; all heads stays above 0.49, and")
+    assert prose["2"][0].startswith("<p>3 flips give 8 outcomes; all heads stays above 0.12, and")
+
+
+def test_a_bound_that_says_nothing_in_one_state_is_an_error_naming_it(tmp_site):
+    step = STEP.replace("With {{ flips }} flips", "All heads stays above {{ probability | lower_bound(1, limit=0.1) }}.")
+    problem = prose_problem(tmp_site({"coin-flips/steps/01-runs.md": step}))
+    assert problem.field == "prose" and "explainer coin-flips, step 1" in problem.message
+    assert "rounds to 0.1, as far as it can go" in problem.message and "(state flips=3)" in problem.message

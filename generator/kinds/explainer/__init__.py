@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import PageKind
-from . import compute, content, pages, schema, text
+from . import compute, content, pages, proof, schema, text
 
 
 class ExplainerKind(PageKind):
@@ -47,6 +47,9 @@ class ExplainerKind(PageKind):
 
     def state_count(self, computed) -> int:
         return sum(len(step.states) for step in computed)
+
+    def proof(self, source, computed, texts, to_html):
+        return proof.explainer_proof(source, computed, texts, to_html)
 
 
 KIND = ExplainerKind()

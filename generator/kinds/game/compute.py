@@ -173,7 +173,7 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
     own_confidence = plain(output["own_confidence"])
     if not _probability(own_confidence):
         raise fail(f"own_confidence must be a probability (0 to 1), found {own_confidence!r}")
-    states = _states(output["states"], heads, candidates, one_word, size, fail)
+    states = _states(output["states"], heads, candidates, one_word, size, fail, game.answer_names)
     solving = [s for s in states if s.values["answer"] == target]
     if not solving:
         raise fail(f"no spotlight makes the model answer the target {target!r}")
@@ -217,9 +217,11 @@ def _probability(value) -> bool:
         and 0 <= value <= 1
 
 
-def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail) -> list[State]:
+def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail,
+            names: dict | None = None) -> list[State]:
     """Every spotlight as a State, with `to` (see RoundStates.controls) and, in
-    values["at"], the value each control has in it."""
+    values["at"], the value each control has in it. The answer is kept as the model
+    gives it; its readout, which the page shows and announces, is its name in `names`."""
     if not isinstance(rows, list) or len(rows) != size:
         found = len(rows) if isinstance(rows, list) else type(rows).__name__
         raise fail(f"states must list every spotlight: {size:,} for {len(heads)} head(s) over "
@@ -252,7 +254,7 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
         words = sum(len(h) for h in spot)
         state = State(_key(at, len(heads), one_word), {head: sorted(h) for head, h in zip(heads, spot)},
                       {"answer": row["answer"], "confidence": float(confidence), "size": words, "at": list(at)},
-                      None, [row["answer"], percent(confidence), count(words)])
+                      None, [answer_name(row["answer"], names), percent(confidence), count(words)])
         by_values[at] = state
         states.append(state)
     # Every spotlight is listed once, so every value of every control leads to a state.
@@ -260,6 +262,11 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
     for at, state in by_values.items():
         state.to = [[by_values[at[:c] + (v,) + at[c + 1:]].key for v in range(values)] for c in range(len(at))]
     return states
+
+
+def answer_name(answer: str, names: dict | None) -> str:
+    """An answer as the page names it: game.md's answer_names, or the model's own token."""
+    return (names or {}).get(answer, answer)
 
 
 def _key(at: tuple, heads: int, one_word: bool) -> str:

@@ -11,7 +11,7 @@ from ...compute.formats import percent
 from ...errors import ContentError
 from ...render.prose import TextRenderer
 from ...render.templating import compile_string
-from .compute import RoundStates
+from .compute import RoundStates, answer_name
 from .content import Game
 
 
@@ -61,7 +61,7 @@ def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text:
             answer, confidence, _ = state.readouts
             sentence = labels["says"].replace("{answer}", answer).replace("{confidence}", confidence)
             says[state.key] = sentence + solved_text(game, state.values["stars"])
-        own = labels["own_answer"].replace("{answer}", states.own_answer).replace(
+        own = labels["own_answer"].replace("{answer}", answer_name(states.own_answer, game.answer_names)).replace(
             "{confidence}", percent(states.own_confidence))
         texts.append(RoundText(to_html(states.round.goal), to_html(states.round.lesson), says, own))
     return GameText(to_html(game.intro), note, texts)
