@@ -12,7 +12,7 @@ import jinja2
 from ...errors import ContentError, Problem
 from ...load.schema import line_of
 from ...render.prose import _MARKER, _SLOTS, TextRenderer
-from ...render.templating import compile_string
+from ...render.templating import compile_string, render_problem
 from .compute import StepStates
 from .content import Explainer, Step
 
@@ -79,7 +79,7 @@ def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_
 def _render(template, values: dict, explainer: Explainer, step: Step, part: str, choice: dict | None,
             all_values: dict | None = None, slots: list | None = None) -> str:
     try:
-        return template.render(**values, **{_SLOTS: slots}) if slots is not None else template.render(**values)
+        return template.render({**values, _SLOTS: slots} if slots is not None else values)
     except jinja2.UndefinedError as err:
         match = _UNDEFINED.search(str(err))
         name = next((g for g in match.groups() if g), None) if match else None
@@ -92,11 +92,13 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
             known = ", ".join(sorted(all_values or values))
             message = f"{where}: uses undefined value {name or str(err)!r} (the state has: {known})"
         raise ContentError.one(step.path, message, line=line, field=part) from None
-    except Exception as err:  # a filter given the wrong kind of value, a bad expression
+    except Exception as err:  # a filter given the wrong kind of value, a bad expression, the sandbox's refusal
         state = ", ".join(f"{k}={v!r}" for k, v in (choice or {}).items())
+        message, line = render_problem(err)
+        first = _first_line(step, part)
         raise ContentError.one(step.path, f"explainer {explainer.slug}, step {step.number}, template {part}: "
-                               f"{type(err).__name__}: {err}" + (f" (state {state})" if state else ""),
-                               field=part) from None
+                               f"{message}" + (f" (state {state})" if state else ""),
+                               line=first + line - 1 if first and line else first, field=part) from None
 
 
 def _summary_line(step: Step, part: str) -> int | None:
@@ -114,11 +116,18 @@ def _source(step: Step) -> str:
         return ""
 
 
-def _line_using(step: Step, part: str, name: str | None) -> int | None:
-    """The file line where a template part first names `name`, best effort."""
+def _first_line(step: Step, part: str) -> int | None:
+    """The file line where a template part starts."""
     if part.endswith("summary"):
         return _summary_line(step, part)
-    first = step.prose_line if part == "prose" else step.part_lines.get(part)
+    return step.prose_line if part == "prose" else step.part_lines.get(part)
+
+
+def _line_using(step: Step, part: str, name: str | None) -> int | None:
+    """The file line where a template part first names `name`, best effort."""
+    first = _first_line(step, part)
+    if part.endswith("summary"):
+        return first
     source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper}.get(part, "")
     if not first or not name:
         return first
