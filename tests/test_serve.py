@@ -2,6 +2,7 @@
 127.0.0.1 only, reloads the browser through livereload after every edit (even
 edits in quick succession), shows a failed rebuild as an overlay over the last
 good page, and picks up edited generator code."""
+import http.client
 import re
 import shutil
 import socket
@@ -102,6 +103,63 @@ def test_listens_on_loopback_only(server):
             if state == "0A" and int(local.rsplit(":", 1)[1], 16) == server.port:  # 0A: listening
                 listening.append(local.rsplit(":", 1)[0])
     assert listening == ["0100007F"]  # 127.0.0.1, and no other address
+
+
+def request(server, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    """One raw request, with exactly the Host (and other headers) given: (status, headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        body = b"" if response.status == 101 else response.read()
+        return response.status, dict(response.getheaders()), body
+    finally:
+        connection.close()
+
+
+WEBSOCKET = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:{port}", "127.0.0.1.attacker.example",
+                                  "localhost.attacker.example:{port}", "192.168.1.20:{port}", ""])
+def test_a_request_for_another_host_is_refused(server, host):
+    """A DNS name rebound to 127.0.0.1 reaches the server with its own Host: refused,
+    for the pages, livereload's script and its websocket alike."""
+    host = host.format(port=server.port)
+    for path, extra in (("/coin-flips/index.html", {}), ("/livereload.js", {}), ("/livereload", WEBSOCKET)):
+        status, _, body = request(server, path, {"Host": host, **extra})
+        assert status == 403 and b"Forbidden" in body and b"Runs of Heads" not in body, (path, status)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST", "[::1]:{port}",
+                                  "127.0.0.2:{port}", "drafts.localhost:{port}"])
+def test_this_machine_is_answered_by_any_of_its_names(server, host):
+    status, _, body = request(server, "/coin-flips/index.html", {"Host": host.format(port=server.port)})
+    assert status == 200 and b"Runs of Heads" in body
+
+
+def test_the_livereload_websocket_accepts_only_this_machines_pages(server):
+    own = {"Host": f"127.0.0.1:{server.port}", **WEBSOCKET}
+    assert request(server, "/livereload", {**own, "Origin": f"http://127.0.0.1:{server.port}"})[0] == 101
+    assert request(server, "/livereload", {**own, "Origin": f"http://localhost:{server.port}"})[0] == 101
+    for origin in ("http://attacker.example", "https://127.0.0.1.attacker.example", "null",
+                   f"file://127.0.0.1:{server.port}"):
+        assert request(server, "/livereload", {**own, "Origin": origin})[0] == 403, origin
+    # A page elsewhere fetching a draft: its Origin gives it away even with this machine's Host.
+    status, _, body = request(server, "/coin-flips/index.html", {"Host": f"127.0.0.1:{server.port}",
+                                                                   "Origin": "http://attacker.example"})
+    assert status == 403 and b"Runs of Heads" not in body
+
+
+@pytest.mark.parametrize("path", ["//coin-flips", "///coin-flips", "/coin-flips"])
+def test_a_redirect_stays_on_this_server(server, path):
+    """'//coin-flips/' would be a protocol-relative address: another host, coin-flips."""
+    status, headers, _ = request(server, path, {"Host": f"127.0.0.1:{server.port}"})
+    assert status == 301 and headers["Location"] == "/coin-flips/"
 
 
 def test_pages_get_the_client_only_when_served(server, tmp_path):

@@ -14,12 +14,17 @@ rebuilt when content/, themes/ or generator/ change.
   or losing the browsers' connection. Only this module is not reloaded.
 - Everything runs on livereload's single event loop thread: serving, watching
   and rebuilding never overlap, so nothing here needs a lock.
+- It answers only this machine: it listens on 127.0.0.1, and refuses any request
+  (a page, livereload's script or its websocket) whose Host or Origin is not a
+  loopback name, so a web page elsewhere cannot read drafts through a DNS name
+  rebound to 127.0.0.1. Its redirects are paths on this server, never "//host/".
 """
 from __future__ import annotations
 
 import glob
 import html
 import importlib
+import ipaddress
 import json
 import logging
 import mimetypes
@@ -30,11 +35,13 @@ import time
 import traceback
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from livereload import Server
-from livereload.handlers import LiveReloadHandler
+from livereload.handlers import LiveReloadHandler, LiveReloadJSHandler
+from livereload.server import LiveScriptContainer
 from livereload.watcher import Watcher
+from tornado import web
 from tornado.ioloop import IOLoop, PeriodicCallback
 
 from ..errors import BuildError
@@ -108,7 +115,9 @@ class LiveSite:
         if name == "" or name.endswith("/"):
             name += "index.html"
         if name not in self.files and f"{name}/index.html" in self.files:
-            start_response("301 Moved Permanently", [("Location", quote(path) + "/")])
+            # A path on this server: "/" and the name without its leading slashes ("//slug",
+            # kept as it was, would be a protocol-relative address, another host's).
+            start_response("301 Moved Permanently", [("Location", "/" + quote(name) + "/")])
             return [b""]
         status = 200
         if not self.files:
@@ -176,6 +185,82 @@ class LiveSite:
         self.error = "\n".join(lines)
 
 
+class _LocalServer(Server):
+    """livereload's server, answering only requests from this machine (see _refusal):
+    its application() with the same handlers, in an application that checks every
+    request's Host and Origin before any handler sees it."""
+
+    def application(self, port, host, liveport=None, debug=None, live_css=True):
+        LiveReloadHandler.watcher = self.watcher
+        LiveReloadHandler.live_css = live_css
+        handlers = [(r"/livereload", LiveReloadHandler), (r"/livereload\.js", LiveReloadJSHandler),
+                    (r".*", web.FallbackHandler, {"fallback": LiveScriptContainer(self.app, _LIVE_SCRIPT)})]
+        _LocalApplication(handlers, debug=False).listen(port, address=host)
+
+
+# livereload's own snippet: it loads livereload.js from the page's own host and port.
+_LIVE_SCRIPT = (b'<script type="text/javascript">(function(){var s=document.createElement("script");'
+                b'var port=(window.location.port || (window.location.protocol == \'https:\' ? 443: 80));'
+                b's.src="//"+window.location.hostname+":"+port+ "/livereload.js?port=" + port;'
+                b'document.head.appendChild(s);})();</script>')
+
+
+class _LocalApplication(web.Application):
+    def find_handler(self, request, **kwargs):
+        refused = _refusal(request.headers)
+        if refused:
+            _log(f"Refused {request.method} {request.path[:80]!r}: {refused}")
+            return self.get_handler_delegate(request, _Refused, {"reason": refused})
+        return super().find_handler(request, **kwargs)
+
+
+class _Refused(web.RequestHandler):
+    def initialize(self, reason: str) -> None:
+        self.reason = reason
+
+    def prepare(self) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(f"Forbidden: {self.reason}\n")
+
+
+def _refusal(headers) -> str | None:
+    """Why a request is not from this machine's own pages, or None: its Host must be a
+    loopback name (the DNS rebinding check), and an Origin, where the browser sends
+    one (a websocket, a fetch from another page), a loopback http(s) origin."""
+    host = headers.get("Host", "")
+    if not _loopback(host):
+        return f"the host {host[:80]!r} is not this machine (the dev server answers only 127.0.0.1 and localhost)"
+    for header in ("Origin", "Sec-WebSocket-Origin"):
+        origin = headers.get(header)
+        if origin is not None and not _local_origin(origin):
+            return f"the origin {origin[:80]!r} is not a page of this machine"
+    return None
+
+
+def _loopback(host: str) -> bool:
+    """A Host header (a name or address, and a port) that names this machine: localhost,
+    a name under .localhost, 127.0.0.0/8 or [::1]."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else ""
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    name = name.rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _local_origin(origin: str) -> bool:
+    parts = urlsplit(origin.strip())
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and _loopback(parts.netloc)
+
+
 class _Watcher(Watcher):
     """livereload's polling watcher, changed in two ways. start(), the hook for
     watchers that schedule themselves, scans at our pace rather than every 0.8 s.
@@ -203,7 +288,7 @@ def serve(args) -> None:
         # then its filepath names one of them.
         site.changed(changed_files or [watcher.filepath])
 
-    server = Server(app=site, watcher=watcher)
+    server = _LocalServer(app=site, watcher=watcher)
     # The generator's own code is watched where it is edited: run from a generator/ folder
     # (this repository's checkout, or an editable install of it), not installed from a wheel.
     roots = [args.content, args.themes] + ([GENERATOR] if GENERATOR.name == "generator" else [])
