@@ -130,7 +130,7 @@ class RenderContext:
     theme: Any                        # render/theme.py's Theme
     assets: dict[str, str]            # name -> versioned name
     cache: BuildCache
-    to_html: Callable[[str], str]     # Markdown to HTML (render/prose.py's MarkdownRenderer)
+    to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
 
     def common(self, urls) -> dict:

@@ -11,6 +11,7 @@ data, so it stays small."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ...render import seo
 from ...render.charts.common import text_width
@@ -19,7 +20,7 @@ from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
 from .compute import StepStates
-from .content import Control, Explainer, Step, value_text
+from .content import MAIN_FILE, Control, Explainer, Step, value_text
 from .figures import render_figures
 from .payload import chart_payload, explainer_payload, step_payload
 from .text import StepProse
@@ -86,7 +87,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
             for chart in view.charts:
                 chart.embed = chart_embed_code(urls, explainer, states.step, chart.index)
         views.append(view)
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     questions = split_questions(explainer.questions, to_html)
     html = context.theme.render(
         "explainer.html", **context.common(urls), explainer=explainer, steps=views,
@@ -107,7 +108,7 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     labels = context.site.config.labels
     # Figures and tables are made once per step and shared with the explainer page.
     views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     whole = embed_path(explainer.slug)
     html = context.theme.render(
         "embed.html", **_embed_context(context, explainer, context.urls(whole), None), steps=views,

@@ -41,7 +41,10 @@ def solved_text(game: Game, stars: int) -> str:
 
 def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text: TextRenderer) -> GameText:
     rounds, facts = computed
-    labels, to_html = game.labels, text.to_html
+    labels = game.labels
+
+    def to_html(markdown_text: str) -> str:
+        return text.to_html(markdown_text, game.main_path)
     note = ""
     if game.model_note:
         line = game.part_lines.get("model")
