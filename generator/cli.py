@@ -34,8 +34,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _print(report_lines(err, warnings, Path.cwd(), failed=args.failed))
         return 1
-    except KeyboardInterrupt:
-        print("Interrupted.", file=sys.stderr)
+    except KeyboardInterrupt as err:  # Interrupted says what was running: the model's step and state
+        print(f"Interrupted {err}." if str(err) else "Interrupted.", file=sys.stderr)
         return 130
     except Exception as err:  # a bug of ours: still one line unless --debug
         if args.debug:

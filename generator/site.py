@@ -34,6 +34,7 @@ class SiteConfig:
     extra: tuple      # the same, for pages beside the series
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
+    time_limit: float = 30  # seconds one call of model code may run
 
 
 @dataclass

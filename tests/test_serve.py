@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -227,6 +228,31 @@ def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page)
     page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
     page.wait_for_function("window.explainerRuntime && window.Plotly", timeout=WAIT_MS)
     assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
+
+
+def test_a_model_that_calls_sys_exit_is_reported_and_the_server_keeps_serving(server):
+    model = server.project / "content/coin-flips/model.py"
+    original = model.read_text()
+    seen = len(server.log)
+    model.write_text(original.replace("import numpy as np\n", "import sys\nimport numpy as np\nsys.exit(0)\n"))
+    try:
+        wait_for_log(server, "called sys.exit(0)", seen)
+        assert any(line.startswith("error: content/coin-flips/model.py:3: ") for line in server.log[seen:])
+        assert server.process.poll() is None
+        status, html = server.get("coin-flips/index.html")
+        assert status == 200 and "Runs of Heads" in html  # the last good build
+    finally:
+        seen = len(server.log)
+        model.write_text(original)
+    wait_for_log(server, "Built in", seen)
+
+
+def wait_for_log(server, text: str, after: int) -> None:
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not any(text in line for line in server.log[after:]):
+        assert server.process.poll() is None, "\n".join(server.log)
+        assert time.monotonic() < deadline, "\n".join(server.log[after:])
+        time.sleep(0.05)
 
 
 def test_edited_generator_code_is_imported_afresh(server, page):

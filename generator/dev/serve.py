@@ -90,6 +90,10 @@ class LiveSite:
             build, errors, _ = self._modules
             result = build.build(self.args.content, None, self.args.themes, self.args.theme,
                                  strict=self.args.strict, warnings=warnings, cache=self._cache)
+        except KeyboardInterrupt as err:  # Ctrl+C stops the server; say what was running (a model's step)
+            if str(err):
+                _log(f"Interrupted {err}.")
+            raise
         except Exception as err:
             self._fail(err, warnings)
             return False

@@ -274,6 +274,12 @@ SITE = {
         (int,), "Largest number of control combinations one step may have.", default=512,
         check=lambda v: None if v > 0 else "must be positive",
     ),
+    "time_limit": Option(
+        (int, float), "Seconds a model's code may run for one state of a step (and for its import) before the "
+        "build stops with an error naming the explainer, the step and the state: a model in an endless loop "
+        "fails the build rather than hanging it.", default=30,
+        check=lambda v: None if 0 < v <= 86_400 else f"expected a number of seconds above 0, found {v}",
+    ),
     "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
                      item=LABELS),
     "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),

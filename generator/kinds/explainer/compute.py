@@ -13,8 +13,8 @@ import numpy as np
 
 from ...compute.formats import formatter, plain
 from ...compute.states import NumericWarning, State, finite, grid, run_model
-from ...errors import ContentError, Problem
-from ...load.models import line_in
+from ...errors import ContentError, Interrupted, Problem
+from ...load.models import ModelStopped, line_in, model_failure
 from ...load.schema import line_of
 from ...render import charts
 from ...render.poster import Drawing, drawing
@@ -88,16 +88,18 @@ class StepStates:
 
 
 def compute_explainer(explainer: Explainer, model: ModuleType, max_states: int,
-                      cache=None) -> list[StepStates]:
+                      cache=None, time_limit: float | None = None) -> list[StepStates]:
     """`cache` (a BuildCache) lends the memo tables that let equal arrays be
-    converted and checked once."""
+    converted and checked once; `time_limit` is the seconds each call of a step's
+    function may take."""
     memos = _Memos(cache.memo("finite"), cache.memo("arrays", limit=512)) if cache else _Memos(None, None)
     resolve_controls(explainer, model, memos.arrays)
     errors: list[Problem] = []
     result = []
     for step in explainer.steps:
         try:
-            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos))
+            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos,
+                                       time_limit))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -123,7 +125,7 @@ class _Memos:
 
 
 def compute_step(step: Step, function, max_states: int, explainer: Explainer,
-                 memos: _Memos | None = None) -> StepStates:
+                 memos: _Memos | None = None, time_limit: float | None = None) -> StepStates:
     memos = memos or _Memos(None, None)
     sizes = [len(c.values) for c in step.controls]
     total = math.prod(sizes)
@@ -141,11 +143,13 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
         try:
-            output, numeric = run_model(function, choice)
+            output, numeric = run_model(function, choice, time_limit)
+        except KeyboardInterrupt:
+            raise Interrupted(f"while computing {where} for {label}") from None
         except Exception as err:  # author code: name the step and the state
-            raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
-                                   f"{type(err).__name__}: {err}",
-                                   line=line_in(explainer.model_path, err)) from None
+            verb = "" if isinstance(err, ModelStopped) else "failed "
+            raise ContentError.one(explainer.model_path, f"{where} {verb}for {label}: "
+                                   f"{model_failure(err)}", line=line_in(explainer.model_path, err)) from None
         numeric = [_located(warning, explainer) for warning in numeric]
         values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos,
                                                      numeric[0] if numeric else None)

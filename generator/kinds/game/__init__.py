@@ -30,7 +30,7 @@ class GameKind(PageKind):
         return repr(([r.compute for r in source.rounds], source.facts, source.stars, source.max_states))
 
     def compute(self, source, model, config, cache):
-        return compute.compute_game(source, model)
+        return compute.compute_game(source, model, config.time_limit)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)
