@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ..errors import Problem
 from ..compute.formats import formatter
+from ..render.urls import ROOT_FOLDERS, ROOT_NAMES
 
 _TYPE_NAMES = {
     str: "a string",
@@ -53,9 +54,19 @@ def nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
+MAX_SLUG = 80  # a slug names a folder and files (offline/<slug>.html, <slug>-scorm2004.zip): well under 255
+
+
 def check_slug(value: str) -> str | None:
+    """A page's name in its folder and its addresses: never one of the names the build
+    writes at its root (render/urls.py's ROOT_NAMES), which its folder would collide with."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+    if len(value) > MAX_SLUG:
+        return f"expected a slug of at most {MAX_SLUG} characters, found one of {len(value)} ({value[:20]}...)"
+    if value in ROOT_NAMES:
+        return (f"{value!r} is a folder every build writes beside the pages ({', '.join(ROOT_FOLDERS)}): "
+                "a page of that name would share its files; choose another slug")
     return None
 
 
@@ -126,7 +137,9 @@ def values_check(value) -> str | None:
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment: lowercase letters, digits and hyphens, "
+                   f"at most {MAX_SLUG}, and not a folder the build writes beside the pages "
+                   f"({', '.join(ROOT_FOLDERS)}).", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
