@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +184,14 @@ def test_ctrl_c_names_the_step_and_state_that_were_running(tmp_site, tmp_path):
     assert process.returncode == 130
     assert stderr.strip() == "Interrupted while computing coin-flips, step 1 (runs) for flips=2.", stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_deleted_working_folder_is_one_line(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    lensa = Path(sys.executable).with_name("lensa")  # the installed command (this checkout, editable)
+    result = subprocess.run(["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && exec "{lensa}" check'],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == (f"error: {gone}: the working folder no longer exists (deleted or moved); cd into "
+                             "the site's folder and run lensa again\n")

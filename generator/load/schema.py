@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 import functools
+import math
 import re
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
@@ -48,6 +49,29 @@ class Option:
         if self.choices:
             return "one of " + ", ".join(repr(c) for c in self.choices)
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
+
+
+# What XML 1.0 forbids in text (and HTML too): the C0 control characters but the tab and the
+# line breaks, lone surrogates, U+FFFE and U+FFFF. One in a title made every SCORM manifest
+# ill-formed; a vertical tab (U+000B) is what a soft line break pasted from a word processor becomes.
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def forbidden_character(text: str) -> str | None:
+    """A message naming the first character of `text` that no text field may hold, or None."""
+    found = FORBIDDEN.search(text)
+    if found is None:
+        return None
+    return (f"holds the control character U+{ord(found.group(0)):04X}, which XML 1.0 (an LMS's manifest) and "
+            "HTML forbid: delete it (a soft line break pasted from a word processor is one)")
+
+
+def _forbidden_in(value) -> str | None:
+    """forbidden_character() of a string, or of the strings in a list or table of them."""
+    if isinstance(value, str):
+        return forbidden_character(value)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((found for item in items if (found := _forbidden_in(item))), None)
 
 
 def nonempty(value) -> str | None:
@@ -131,6 +155,9 @@ def values_check(value) -> str | None:
         bad = [v for v in value if isinstance(v, bool) or not isinstance(v, (str, int, float))]
         if bad:
             return f"values must be strings or numbers, found {bad[0]!r}"
+        endless = [v for v in value if isinstance(v, float) and not math.isfinite(v)]
+        if endless:  # TOML has nan and inf; a state's key, its address and its sentence cannot
+            return f"values must be finite numbers, found {endless[0]!r}"
         if len({str(v) for v in value}) != len(value):
             return "values must be unique"
     return None
@@ -363,6 +390,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         if not _has_type(value, option.types):
             errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}"
                                   + _type_hint(value, option), line, name))
+            continue
+        if option.item is None and (message := _forbidden_in(value)):  # tables of a schema: their own keys
+            errors.append(Problem(path, message, line, name))
             continue
         if option.choices and value not in option.choices:
             errors.append(Problem(path, f"expected {option.describe()}, found {value!r}"

@@ -15,7 +15,8 @@ from ...compute.formats import formatter, plain
 from ...compute.states import NumericWarning, State, finite, grid, run_model
 from ...errors import ContentError, Interrupted, Problem
 from ...load.models import ModelStopped, line_in, model_failure
-from ...load.schema import line_of
+from ...load.schema import forbidden_character, line_of
+from ...render.prose import _SLOTS
 from ...render import charts
 from ...render.poster import Drawing, drawing
 from .content import Explainer, Step
@@ -57,9 +58,11 @@ class StepStates:
         if not self.figure_memo:
             for index, chart in enumerate(self.step.charts):
                 kind = charts.get(chart.kind)
+                # Labels as the model wrote them, never as Plotly's markup; the tables take the data as it is.
+                data = [charts.plotly_text(s.charts[index]) for s in self.states]
                 # Ranges that stay fixed across states are worked out once, over every state.
-                chart = charts.resolved(chart, [s.charts[index] for s in self.states])
-                self.figure_memo[index] = {s.key: kind.figure(chart, s.charts[index]) for s in self.states}
+                chart = charts.resolved(chart, data)
+                self.figure_memo[index] = {s.key: kind.figure(chart, d) for s, d in zip(self.states, data)}
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
     @property
@@ -230,8 +233,15 @@ def _check_output(output, step: Step, where: str, label: str, kinds: list,
                                "charts)", field="charts")
     values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
+        if name in UNNAMEABLE:
+            raise ContentError.one(path, f"{where} returned a value named {name!r} for {label}, a name prose "
+                                   f"cannot use for a value ({UNNAMEABLE[name]}): rename it in model.py",
+                                   field="values")
         if not finite(value, memos.finite):
             raise _not_finite(path, f"{where} returned a NaN or infinite value {name!r} for {label}", cause)
+        if message := _forbidden_text(value):
+            raise ContentError.one(path, f"{where} returned a value {name!r} for {label} that {message}",
+                                   field="values")
     field = "chart" if count == 1 else "charts[{}]"
     data, warnings = [], []
     for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds)):
@@ -252,12 +262,31 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _M
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
             raise _not_finite(path, f"{where} returned NaN or infinite chart data {name!r} for {label}", cause)
+        if message := _forbidden_text(value):
+            raise ContentError.one(path, f"{where} returned {chart.kind} chart data {name!r} for {label} that "
+                                   f"{message}", field=f"{field}.{name}")
     found = charts.check(kind, chart_data, chart)
     for issue in found:
         if not issue.warning:
             raise ContentError.one(path, f"{where} returned bad {chart.kind} chart data for {label}: "
                                    f"{issue.message}", field=f"{field}.{issue.key}" if issue.key else field)
     return chart_data, [issue for issue in found if issue.warning]
+
+
+# Names prose cannot reach a value by: Jinja's own `self` (the template), its literals and
+# operators, and the name under which prose.py keeps the printed values.
+UNNAMEABLE = {"self": "Jinja keeps 'self' for the template itself", _SLOTS: "Lensa keeps it for the printed values",
+              **{word: "it is a word of Jinja's own" for word in ("true", "false", "none", "True", "False", "None",
+                                                                 "and", "or", "not", "in", "is", "if", "else")}}
+
+
+def _forbidden_text(value) -> str | None:
+    """What forbidden_character() says of the first string in a value (a label, a list of them)."""
+    if isinstance(value, str):
+        return forbidden_character(value)
+    if isinstance(value, (list, tuple)) and value and not isinstance(value[0], (int, float)):
+        return next((found for item in value if (found := _forbidden_text(item))), None)
+    return None
 
 
 def _as_plain_array(value, arrays):
@@ -358,6 +387,11 @@ def _model_list(model, name, path, field, errors, line=None, arrays=None, unique
         return None
     if unique and len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
+        return None
+    endless = [v for v in value if isinstance(v, (float, np.floating)) and not math.isfinite(v)]
+    if endless:
+        errors.append(Problem(path, f"model.py's {name!r} holds {float(endless[0])!r}: a control's values must be "
+                              "finite numbers or strings", line, field))
         return None
     return [plain(v, arrays) for v in value]
 
