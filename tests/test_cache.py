@@ -36,7 +36,7 @@ def uncached_build(content, themes):
     """A build that computes everything: nothing is reused from memory or loaded from
     disk (the disk's compiled templates aside, which test_templating.py covers)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build_cache, "_load", lambda kind, key: None)
+        patch.setattr(build_cache, "_load", lambda kind, key, accept=None: None)
         return build(content, None, themes)
 
 
@@ -194,6 +194,23 @@ def test_a_damaged_entry_is_computed_again(two_explainers, tmp_path):
         if entry.is_file():
             entry.write_bytes(b"not a pickle")
     assert next_process_build(content, themes)["made"] == BOTH
+
+
+@pytest.mark.parametrize("kind", ["states", "charts"])
+@pytest.mark.parametrize("stored", [
+    42, ("states", "no list of files"), ([1, 2, 3], []), (None, [("not a path", "hash")]), {"charts": []},
+])
+def test_an_entry_of_the_wrong_shape_is_made_again(two_explainers, tmp_path, kind, stored):
+    """Well kept (its digest matches) but not what this code stores: made again, never an internal error."""
+    import pickle
+
+    content, themes = two_explainers
+    next_process_build(content, themes)
+    for entry in (tmp_path / "disk-cache" / kind).rglob("*"):
+        if entry.is_file():
+            diskcache.write_entry(entry, pickle.dumps(stored))
+    found = next_process_build(content, themes)  # its output is what an uncached build makes
+    assert found["made" if kind == "states" else "charts loaded"] == (BOTH if kind == "states" else [])
 
 
 # A model that reads a data file beside it, and one that uses a helper of content/_lib/

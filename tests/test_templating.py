@@ -135,3 +135,12 @@ def test_the_themes_templates_are_not_sandboxed(cache_dir):
     """The theme's templates are code, as model.py is; only content is data."""
     assert not make_env(autoescape=True).sandboxed
     assert make_env(autoescape=True, prose=True).sandboxed
+
+
+def test_a_cache_entry_with_a_changed_byte_is_compiled_again(cache_dir):
+    """Compiled code that still loads, but not the code that was kept: its digest tells."""
+    source = "{{ 'kept-text' }}"
+    assert compile_string(make_env(autoescape=False), source).render() == "kept-text"
+    [entry] = list(cache_dir.rglob("*.cache"))
+    entry.write_bytes(entry.read_bytes().replace(b"kept-text", b"kept-tent"))
+    assert compile_string(make_env(autoescape=False), source).render() == "kept-text"

@@ -95,7 +95,8 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
                 computed = kind.compute(page, model, site.config, cache)
             return computed, imports.used
         try:
-            found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared)
+            found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared,
+                                 accept=lambda value, page=page, kind=kind: _adoptable(kind, value, page))
             computed[page.slug] = kind.adopt(found, page)
             site.warnings.extend(kind.warnings(computed[page.slug]))
         except ContentError as err:
@@ -103,6 +104,12 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
     if errors:
         raise ContentError(errors)
     return computed
+
+
+def _adoptable(kind, value, page) -> bool:
+    """States an earlier build kept that the kind can attach to this page (it raises if not)."""
+    kind.warnings(kind.adopt(value, page))
+    return True
 
 
 def finite(value, memo: dict | None = None) -> bool:

@@ -22,7 +22,7 @@ import jinja2
 import jinja2.ext
 import jinja2.sandbox
 
-from ..cache.disk import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
+from ..cache.disk import CACHE_ENV, cache_root, read_entry, write_entry  # noqa: F401 (CACHE_ENV: for tests, bench)
 from ..compute.formats import JINJA_FILTERS
 
 
@@ -180,19 +180,19 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
         if remembered is not None:
             bucket.code = remembered
             return
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # a damaged entry: compile again
-            bucket.reset()
+        # Kept as the disk cache keeps every entry (digest first): a damaged one is compiled again.
+        data = read_entry(Path(self._get_cache_filename(bucket)))
+        if data is not None:
+            try:
+                bucket.bytecode_from_string(data)
+            except Exception:  # noqa: BLE001 (the right bytes of another Python's marshal: compile again)
+                bucket.reset()
         if bucket.code is not None:
             self._remember(bucket)
 
     def dump_bytecode(self, bucket) -> None:
         self._remember(bucket)
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
+        write_entry(Path(self._get_cache_filename(bucket)), bucket.bytecode_to_string())
 
     def _remember(self, bucket) -> None:
         if self._memory is not None:

@@ -22,7 +22,7 @@ from ...site import Page, RenderContext
 from .compute import StepStates
 from .content import MAIN_FILE, Control, Explainer, Step, value_text
 from .figures import render_figures
-from .payload import chart_payload, explainer_payload, step_payload
+from .payload import ChartPayload, chart_payload, explainer_payload, step_payload
 from .text import StepProse
 
 # Room an embedded step needs besides its chart, in CSS pixels at a typical course-page
@@ -65,7 +65,8 @@ class StepView:
 def render_explainer(explainer: Explainer, steps: list[StepStates], prose: list[StepProse],
                      context: RenderContext) -> list[Page]:
     charts = context.cache.charts(explainer, context.site,
-                                  make=lambda: chart_payload(steps, context.site.config.labels))
+                                  make=lambda: chart_payload(steps, context.site.config.labels),
+                                  accept=lambda found: isinstance(found, ChartPayload))
     # The page and the whole-explainer embed carry the same data.
     payload = context.cache.page(explainer, context.site, context.theme, context.assets, kind="payload",
                                  make=lambda: explainer_payload(charts, steps, prose))
