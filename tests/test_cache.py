@@ -271,6 +271,32 @@ def test_an_edit_to_any_input_of_the_states_computes_them_again(reading_data, pa
     assert _pages_say(content, themes, shown)
 
 
+def test_a_dot_file_beside_the_model_is_an_input_too(reading_data):
+    content, themes = reading_data
+    model = content / "coin-flips" / "model.py"
+    model.write_text(model.read_text().replace('with_name("scale.json")', 'with_name(".scale.json")'))
+    (content / "coin-flips" / ".scale.json").write_text("1.0")
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    next_process_build(content, themes)
+    (content / "coin-flips" / ".scale.json").write_text("2.0")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]   # the dev server's next rebuild
+    (content / "coin-flips" / ".scale.json").write_text("3.0")
+    assert "coin-flips" in next_process_build(content, themes)["made"]  # the next process's build
+    assert _pages_say(content, themes, "a chance of 75%")
+
+
+def test_a_data_file_of_the_shared_folder_recomputes_in_the_same_process(reading_data):
+    """The dev server's cache: an edited data file of content/_lib/ (which any model may read) is
+    seen, where an edited shared module recomputes only the pages that import it."""
+    content, themes = reading_data
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "_lib" / "half.txt", "0.5", "0.4")
+    assert rebuild(content, themes, cache)["states"] == BOTH
+    assert "a chance of 16%" in build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()
+
+
 def test_a_prose_edit_loads_the_states(reading_data):
     content, themes = reading_data
     edit(content / "coin-flips/steps/01-runs.md", "With {{ flips }} flips", "After {{ flips }} flips")

@@ -3,6 +3,7 @@
 edits in quick succession), shows a failed rebuild as an overlay over the last
 good page, and picks up edited generator code."""
 import http.client
+import os
 import re
 import shutil
 import socket
@@ -250,6 +251,48 @@ def test_a_model_that_calls_sys_exit_is_reported_and_the_server_keeps_serving(se
 def wait_for_log(server, text: str, after: int) -> None:
     deadline = time.monotonic() + WAIT_MS / 1000
     while not any(text in line for line in server.log[after:]):
+        assert server.process.poll() is None, "\n".join(server.log)
+        assert time.monotonic() < deadline, "\n".join(server.log[after:])
+        time.sleep(0.05)
+
+
+def test_changes_are_seen_by_content_whatever_their_modification_time(server, tmp_path):
+    """A data file of content/_lib/ (here a dot-file) that the model reads: edited, it is seen
+    and the states are computed again, even when it arrives with an old modification time."""
+    content = server.project / "content"
+    model = content / "coin-flips" / "model.py"
+    original = model.read_text()
+    shared = content / "_lib"
+    seen = len(server.log)
+    shared.mkdir()
+    (shared / ".half").write_text("0.5")
+    model.write_text(original.replace("    p = 0.5 ** np.arange(1, 4)", "    from pathlib import Path\n"
+                                      "    half = float((Path(__file__).parents[1] / '_lib' / '.half').read_text())\n"
+                                      "    p = half ** np.arange(1, 4)"))
+    try:
+        # The model that reads it is in use (the file may have had a rebuild of its own before).
+        wait_for_log(server, "coin-flips/model.py", seen)
+        seen = next(i for i in range(seen, len(server.log)) if "coin-flips/model.py" in server.log[i])
+        wait_for_log(server, "Built in", seen)
+        seen = len(server.log)
+        # A file put back as an older copy (cp -a, mv, unzip): its modification time is in the past.
+        older = tmp_path / ".half"
+        older.write_text("0.4")
+        os.utime(older, (946_684_800, 946_684_800))  # 2000-01-01
+        os.replace(older, shared / ".half")
+        wait_for_page(server, "a chance of 16%", seen)
+        assert any("recomputed coin-flips" in line for line in server.log[seen:])
+    finally:
+        seen = len(server.log)
+        model.write_text(original)
+        shutil.rmtree(shared)
+    wait_for_page(server, "a chance of 25%", seen)
+
+
+def wait_for_page(server, text: str, after: int) -> None:
+    """Until the served page says `text` (after a rebuild logged since `after`)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while text not in server.get("coin-flips/index.html")[1]:
         assert server.process.poll() is None, "\n".join(server.log)
         assert time.monotonic() < deadline, "\n".join(server.log[after:])
         time.sleep(0.05)

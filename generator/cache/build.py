@@ -4,11 +4,11 @@ states, rendered text and outputs, keyed on a hash of their inputs.
 Keys hash file contents, never modification times, so saving a file without
 changing it, or touching it, reuses everything. What each key covers:
 
-- states: the page's non-Markdown files (model.py and anything it reads), the
-  files of content/_lib/ its model imported, and what its kind declares it
-  computes from (an explainer's steps, not their prose), so a prose-only edit
-  does not recompute and an edited shared helper recomputes exactly the pages
-  that import it;
+- states: the page's non-Markdown files (model.py and anything it reads, dot-files
+  too), the files of content/_lib/ its model imported, the data files of
+  content/_lib/ (any page may read them), and what its kind declares it computes
+  from (an explainer's steps, not their prose), so a prose-only edit does not
+  recompute and an edited shared helper recomputes exactly the pages that import it;
 - charts: the states' key and the site's labels (the data tables' words): the
   charts and tables interned for the page's data;
 - prose: every file of the page's folder, and its states' key;
@@ -40,7 +40,22 @@ from . import disk
 
 T = TypeVar("T")
 
-_IGNORED_DIRS = {"__pycache__"}
+# What no build reads and no model means to: bytecode, version control and editor
+# temporaries. Every other file counts, its name starting with a dot or not (a model's
+# .data.json is as much an input as its data.json). The dev server watches the same files.
+_IGNORED_DIRS = {"__pycache__", ".git", ".hg", ".svn"}
+_TEMPORARY_ENDINGS = ("~", ".swp", ".swx", ".swo", ".tmp", ".pyc", ".pyo")
+
+
+def ignored(parts: tuple[str, ...] | list[str]) -> bool:
+    """Whether a file at these path parts (relative to a watched folder) is left out."""
+    name = parts[-1]
+    return (any(ignored_folder(part) for part in parts[:-1]) or name.endswith(_TEMPORARY_ENDINGS)
+            or name.startswith(".#") or name in ("4913", ".DS_Store"))
+
+
+def ignored_folder(name: str) -> bool:
+    return name in _IGNORED_DIRS
 
 
 class BuildCache:
@@ -84,7 +99,9 @@ class BuildCache:
         imported (from `shared`, content/_lib/): the entry stands while those files
         too are unchanged. States read from disk are used only if `accept(states)`
         is true (and raises nothing): an entry of another shape is computed again."""
-        key = _digest(self._model_inputs(source.path), declarations, str(max_states))
+        # The data files of content/_lib/ (its modules count once imported, through `used`).
+        key = _digest(self._model_inputs(source.path), declarations, str(max_states),
+                      self._shared_data(shared) if shared is not None else "")
         stored_key = self._stored_keys[source.slug] = _digest(
             key, self.environment(), str(source.path.resolve()), source.slug,
             self._folder(shared) if shared is not None else "")
@@ -188,6 +205,9 @@ class BuildCache:
     def _folder(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)))
 
+    def _shared_data(self, folder: Path) -> str:
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".py")))
+
     def _model_inputs(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))
 
@@ -226,7 +246,7 @@ def _files(folder: Path) -> list[tuple[str, Path]]:
     found = []
     for path in sorted(folder.rglob("*")):
         parts = path.relative_to(folder).parts
-        if any(part in _IGNORED_DIRS or part.startswith(".") for part in parts) or not path.is_file():
+        if ignored(parts) or not path.is_file():
             continue
         found.append(("/".join(parts), path))
     return found

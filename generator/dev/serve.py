@@ -4,7 +4,7 @@ rebuilt when content/, themes/ or generator/ change.
 - Rebuilds are incremental: a BuildCache keeps each explainer's states, prose
   and page, keyed on a hash of their inputs, so only what a change affects is
   redone. build/ on disk is never touched.
-- livereload's watcher finds the changes; once they settle, the site is rebuilt
+- _Watcher finds the changes, by content; once they settle, the site is rebuilt
   and the browsers are told over livereload's websocket. A good rebuild reloads
   the pages (livereload.js does that); a failed one is shown by client.js,
   a livereload.js plugin, as an overlay over the last good page, which keeps
@@ -21,13 +21,14 @@ rebuilt when content/, themes/ or generator/ change.
 """
 from __future__ import annotations
 
-import glob
+import hashlib
 import html
 import importlib
 import ipaddress
 import json
 import logging
 import mimetypes
+import os
 import secrets
 import socket
 import sys
@@ -44,6 +45,7 @@ from livereload.watcher import Watcher
 from tornado import web
 from tornado.ioloop import IOLoop, PeriodicCallback
 
+from ..cache.build import ignored, ignored_folder
 from ..errors import BuildError
 
 HOST = "127.0.0.1"          # never listen beyond this machine
@@ -266,40 +268,79 @@ def _local_origin(origin: str) -> bool:
 
 
 class _Watcher(Watcher):
-    """livereload's polling watcher, changed in two ways. start(), the hook for
-    watchers that schedule themselves, scans at our pace rather than every 0.8 s.
-    examine() still runs the tasks but reports no changed path, so livereload
-    never sends a reload itself: it would send it before the rebuild that runs
-    once changes settle, and skip any within 3 s of the last. LiveSite sends it."""
+    """The watched folders, scanned every POLL_SECONDS by content rather than by
+    modification time: a file is changed when it appears, goes, or holds other bytes.
+    A file whose stat differs (size, times, inode) is read to tell, so one that
+    arrives with an old modification time (cp -a, mv back, an unzip, a restore from
+    the trash) is seen, and a save that changes nothing costs no rebuild. Dot-files
+    count (a model may read them); bytecode and editor temporaries do not
+    (cache/build.py's ignored(), which the build cache's keys follow too).
+
+    It stands in for livereload's watcher: start() schedules the scans at our pace,
+    and examine() reports no changed path to livereload, which would send a reload
+    before the rebuild that runs once changes settle (LiveSite sends it after)."""
+
+    def __init__(self, roots: list[Path], on_change):
+        super().__init__()
+        self._roots, self._on_change = roots, on_change
+        self._known: dict[str, tuple[tuple, str]] = {}   # path -> (stat signature, content digest)
+        self.examine()  # what is there now: edits from here on (the first build included) count
 
     def start(self, callback) -> bool:
         PeriodicCallback(callback, POLL_SECONDS * 1000).start()
         return True
 
     def examine(self):
-        super().examine()
+        first = not self._known
+        seen: dict[str, tuple[tuple, str]] = {}
+        changed = []
+        for path, signature in self._stats():
+            known = self._known.get(path)
+            if known is not None and known[0] == signature:
+                seen[path] = known
+                continue
+            digest = _content_digest(path)
+            seen[path] = (signature, digest)
+            if known is None or known[1] != digest:
+                changed.append(path)
+        changed += [path for path in self._known if path not in seen]
+        self._known = seen
+        if changed and not first:
+            self._on_change(sorted(changed))
         return None, None
+
+    def _stats(self):
+        for root in self._roots:
+            for folder, folders, files in os.walk(root, followlinks=True):
+                folders[:] = [name for name in folders if not ignored_folder(name)]
+                for name in files:
+                    if ignored((name,)):
+                        continue
+                    path = os.path.join(folder, name)
+                    try:
+                        found = os.stat(path)
+                    except OSError:  # gone between the listing and now: seen as gone next time
+                        continue
+                    yield path, (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+
+
+def _content_digest(path: str) -> str:
+    try:
+        with open(path, "rb") as file:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def serve(args) -> None:
     # The port first: a port in use is said at once, not after a build of the whole site.
     port = _free_port(args.port)
     site = LiveSite(args)
-    watcher = _Watcher()  # watching starts now: edits during the first build count
-
-    def task(changed_files=None):
-        # livereload passes the changed files, or nothing when files were removed:
-        # then its filepath names one of them.
-        site.changed(changed_files or [watcher.filepath])
-
-    server = _LocalServer(app=site, watcher=watcher)
     # The generator's own code is watched where it is edited: run from a generator/ folder
     # (this repository's checkout, or an editable install of it), not installed from a wheel.
     roots = [args.content, args.themes] + ([GENERATOR] if GENERATOR.name == "generator" else [])
-    for root in roots:
-        # A recursive pattern, not the folder: livereload then reports every changed
-        # file at once, rather than the first one it meets.
-        server.watch(glob.escape(str(root)) + "/**/*", task, ignore=_ignored)
+    watcher = _Watcher(roots, site.changed)  # watching starts now: edits during the first build count
+    server = _LocalServer(app=site, watcher=watcher)
     site.rebuild()
     # Said once the loop runs, so only after livereload has started listening.
     IOLoop.current().add_callback(_log, f"Serving http://{HOST}:{port}/ and watching "
@@ -351,13 +392,6 @@ _WAITING_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\
                  b"are shown below and in the terminal; this page reloads once they are fixed.</p></body></html>")
 _NOT_FOUND_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title>"
                    b"</head><body><h1>Not found</h1></body></html>")
-
-
-def _ignored(path: str) -> bool:
-    """Editor temporaries and bytecode (livereload itself skips .pyc and .swp)."""
-    name = Path(path).name
-    return ("__pycache__" in Path(path).parts or name.endswith(("~", ".swx", ".tmp"))
-            or name.startswith(".#") or name == "4913")
 
 
 def _shown(path: Path) -> str:
