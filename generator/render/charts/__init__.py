@@ -66,7 +66,7 @@ def plotly_text(value):
     if isinstance(value, dict):
         escaped = {key: plotly_text(item) for key, item in value.items()}
         return value if all(escaped[key] is item for key, item in value.items()) else escaped
-    if isinstance(value, list) and any(isinstance(item, (str, list, dict)) for item in value):
+    if isinstance(value, list) and value and type(value[0]) not in (int, float, bool):  # numbers: nothing to do
         escaped = [plotly_text(item) for item in value]
         return value if all(new is old for new, old in zip(escaped, value)) else escaped
     return value
