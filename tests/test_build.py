@@ -78,7 +78,8 @@ def test_refuses_an_output_folder_inside_the_sources(tmp_path, inside):
     """The next build would read a build inside content/ as content: refused before any work."""
     shutil.copytree(TINY, tmp_path / "content")
     shutil.copytree(THEMES, tmp_path / "themes")
-    result = cli("build", "--content", tmp_path / "content", "--themes", tmp_path / "themes", "--out", tmp_path / inside)
+    result = cli("build", "--content", tmp_path / "content", "--themes", tmp_path / "themes",
+                 "--out", tmp_path / inside)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     source = inside.split("/")[0]
     assert result.stderr.startswith(f"error: {tmp_path / inside}: the output folder is inside the sources in "

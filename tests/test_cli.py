@@ -153,8 +153,8 @@ MODEL = (TINY / "coin-flips" / "model.py").read_text()
 
 @pytest.mark.parametrize("where", ["import", "step"])
 def test_a_model_that_calls_sys_exit_fails_check_at_its_line(tmp_site, tmp_path, where):
-    exiting = (MODEL.replace("import numpy as np\n", "import sys\nimport numpy as np\nsys.exit(0)\n") if where == "import"
-               else MODEL.replace("    p = 0.5", "    __import__('sys').exit(0)\n    p = 0.5"))
+    exiting = (MODEL.replace("import numpy as np\n", "import sys\nimport numpy as np\nsys.exit(0)\n")
+               if where == "import" else MODEL.replace("    p = 0.5", "    __import__('sys').exit(0)\n    p = 0.5"))
     tmp_site({"coin-flips/model.py": exiting})
     # The content folder given relative to the working folder.
     result = subprocess.run([sys.executable, "-m", "lensa", "check", "--content", "content"], cwd=tmp_path,

@@ -303,8 +303,8 @@ def test_package_names_and_identifiers_never_collide_whatever_the_slugs(tmp_site
     assert main(["dist", "--scorm", "--content", str(content), "--scorm-dir", str(out)]) == 0
     assert "Packed 8 SCORM packages (3 pages and the whole site" in capsys.readouterr().out
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([f"{slug}-{suffix}.zip" for slug in ("foo", "foo-site", "site") for suffix in SUFFIX.values()]
-                           + [f"foo.site-{suffix}.zip" for suffix in SUFFIX.values()])
+    assert names == sorted([f"{slug}-{suffix}.zip" for slug in ("foo", "foo-site", "site")
+                            for suffix in SUFFIX.values()] + [f"foo.site-{suffix}.zip" for suffix in SUFFIX.values()])
     for version, suffix in SUFFIX.items():
         identifiers = []
         for name in names:

@@ -105,7 +105,8 @@ def test_an_unwritable_cache_costs_only_speed(tmp_path, monkeypatch):
 def test_prose_can_print_values_use_filters_conditions_and_loops(cache_dir):
     env = make_env(autoescape=True, prose=True)
     source = ("{% for p in probabilities %}{{ p | percent }}{% if not loop.last %}, {% endif %}{% endfor %}; "
-              "{{ '%.1f' | format(total) }} in {{ names | join(' and ') }}{% if total > 1 %}, more than one{% endif %}.")
+              "{{ '%.1f' | format(total) }} in {{ names | join(' and ') }}"
+              "{% if total > 1 %}, more than one{% endif %}.")
     assert compile_string(env, source).render({"probabilities": [0.25, 0.5], "total": 1.5, "names": ["a", "b"]}) \
         == "25%, 50%; 1.5 in a and b, more than one."
 

@@ -206,7 +206,8 @@ class BuildCache:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)))
 
     def _shared_data(self, folder: Path) -> str:
-        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".py")))
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)
+                         if not name.endswith(".py")))
 
     def _model_inputs(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))

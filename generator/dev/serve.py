@@ -284,6 +284,7 @@ class _Watcher(Watcher):
         super().__init__()
         self._roots, self._on_change = roots, on_change
         self._known: dict[str, tuple[tuple, str]] = {}   # path -> (stat signature, content digest)
+        self._scanned = False
         self.examine()  # what is there now: edits from here on (the first build included) count
 
     def start(self, callback) -> bool:
@@ -291,7 +292,6 @@ class _Watcher(Watcher):
         return True
 
     def examine(self):
-        first = not self._known
         seen: dict[str, tuple[tuple, str]] = {}
         changed = []
         for path, signature in self._stats():
@@ -305,8 +305,9 @@ class _Watcher(Watcher):
                 changed.append(path)
         changed += [path for path in self._known if path not in seen]
         self._known = seen
-        if changed and not first:
+        if changed and self._scanned:
             self._on_change(sorted(changed))
+        self._scanned = True
         return None, None
 
     def _stats(self):

@@ -37,7 +37,6 @@ SHARED_DIR = "_lib"
 @dataclass
 class ModelImports:
     """What the model code run inside model_imports() imported from the shared folder."""
-    roots: list[Path]
     used: list[Path] = field(default_factory=list)
 
 
@@ -47,7 +46,7 @@ def model_imports(folder: Path, shared: Path | None = None):
     afterwards the modules imported from them are forgotten, and `.used` lists the
     shared files among them."""
     roots = [folder.resolve()] + ([shared.resolve()] if shared is not None and shared.is_dir() else [])
-    imports = ModelImports(roots)
+    imports = ModelImports()
     before = set(sys.modules)
     sys.path[:0] = [str(root) for root in roots]
     importlib.invalidate_caches()
