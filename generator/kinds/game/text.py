@@ -59,7 +59,7 @@ def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text:
                                    field="model") from None
         except Exception as err:  # the sandbox's refusal, a filter given the wrong kind of value
             message, at = render_problem(err)
-            raise ContentError.one(game.main_path, f"model: {message}", line=line + at - 1 if line and at else line,
+            raise ContentError.one(game.main_path, message, line=line + at - 1 if line and at else line,
                                    field="model") from None
     texts = []
     for states in rounds:
