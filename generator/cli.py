@@ -9,6 +9,7 @@ site in the current folder: its content/ and themes/, its build/ and dist/.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,13 @@ EPILOG = "Every command takes --help. Lensa's authoring guide (docs/authoring.md
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        Path.cwd()  # every command works on the site in the current folder
+    except OSError:  # deleted (or moved away) under the shell that runs us
+        folder = os.environ.get("PWD") or "the working folder"
+        print(f"error: {folder}: the working folder no longer exists (deleted or moved); cd into the site's "
+              f"folder and run {COMMAND} again", file=sys.stderr)
+        return 1
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -34,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _print(report_lines(err, warnings, Path.cwd(), failed=args.failed))
         return 1
-    except KeyboardInterrupt:
-        print("Interrupted.", file=sys.stderr)
+    except KeyboardInterrupt as err:  # Interrupted says what was running: the model's step and state
+        print(f"Interrupted {err}." if str(err) else "Interrupted.", file=sys.stderr)
         return 130
     except Exception as err:  # a bug of ours: still one line unless --debug
         if args.debug:

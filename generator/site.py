@@ -34,6 +34,7 @@ class SiteConfig:
     extra: tuple      # the same, for pages beside the series
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
+    time_limit: float = 30  # seconds one call of model code may run
 
 
 @dataclass
@@ -156,7 +157,7 @@ class RenderContext:
     theme: Any                        # render/theme.py's Theme
     assets: dict[str, str]            # name -> versioned name
     cache: BuildCache
-    to_html: Callable[[str], str]     # Markdown to HTML (render/prose.py's MarkdownRenderer)
+    to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
 
     def common(self, urls) -> dict:

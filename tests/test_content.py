@@ -87,3 +87,18 @@ def test_empty_values_and_duplicate_series_slugs(tmp_site):
 
 
 FIXTURE_STEP = open(__import__("pathlib").Path(__file__).parent / "fixtures/tiny/content/coin-flips/steps/01-runs.md").read()
+
+
+@pytest.mark.parametrize("values, said", [
+    ("[]", "must list at least one value"),
+    ("[1, 1, 2]", "values must be unique"),
+    ("[1, true, 2]", "values must be strings or numbers, found True"),
+    ("[nan, inf, 2.0]", "values must be finite numbers, found nan"),
+    ("[1, 2, -inf]", "values must be finite numbers, found -inf"),
+    ("3", "expected a list or a string, found 3 (an integer)"),
+])
+def test_a_values_error_is_one_line(tmp_site, values, said):
+    """Said once, at its key: never followed by 'is required' or a default that is not among them."""
+    content = tmp_site({"coin-flips/steps/01-runs.md": FIXTURE_STEP.replace('values = "FLIPS"', f"values = {values}")})
+    [problem] = problems(content)
+    assert (problem.field, problem.line, problem.message) == ("controls[0].values", 10, said)

@@ -100,6 +100,23 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
     assert 'href="a &amp; b"' in prose["4"] and "<code>a &amp; b</code>" in prose["4"]
 
 
+def test_a_value_is_text_even_when_a_filter_marks_it_safe(tmp_site):
+    """Prose holds only the HTML its author wrote: |safe cannot turn a value into markup."""
+    prose = state_prose(tmp_site, WORDS_STEP.replace("{{ word }} has", "{{ word | safe }} has"))
+    assert prose["2"].startswith("<p>&lt;b&gt;bold&lt;/b&gt; has") and "<b>" not in prose["2"]
+
+
+@pytest.mark.parametrize("prose", [
+    "See [the word]({{ 'javascript:alert(' ~ length ~ ')' }}).",   # a value that makes a link's address
+    "See <b{{ {'onclick': word} | xmlattr }}>this</b>.",          # values that make an attribute
+])
+def test_values_inside_a_tag_are_checked_with_the_state(tmp_site, prose):
+    step = WORDS_STEP.replace("See [the word]({{ word }}) and `{{ word }}`.", prose)
+    content = tmp_site({"coin-flips/model.py": WORDS_MODEL, "coin-flips/steps/01-runs.md": step})
+    problem = prose_problem(content)
+    assert problem.line == 15 and "is not allowed in prose" in problem.message
+
+
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
     from generator.cache import disk as diskcache
 

@@ -58,7 +58,7 @@ def scaffold(content_dir: Path, slug: str, title: str | None = None, today: _dt.
     `after`, before the entry `before`, or else at the end of the series."""
     problem = schema.check_slug(slug)
     if problem:
-        raise GeneratorError(f"{slug}: {problem}")
+        raise GeneratorError(f"{slug if len(slug) <= schema.MAX_SLUG else slug[:20] + '...'}: {problem}")
     folder = content_dir / slug
     site_file = content_dir / SITE_FILE
     if folder.exists() or folder.is_symlink():

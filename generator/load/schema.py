@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 import functools
+import math
 import re
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 from ..errors import Problem
 from ..compute.formats import formatter
+from ..render.urls import ROOT_FOLDERS, ROOT_NAMES
 
 _TYPE_NAMES = {
     str: "a string",
@@ -49,13 +51,46 @@ class Option:
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
 
 
+# What XML 1.0 forbids in text (and HTML too): the C0 control characters but the tab and the
+# line breaks, lone surrogates, U+FFFE and U+FFFF. One in a title made every SCORM manifest
+# ill-formed; a vertical tab (U+000B) is what a soft line break pasted from a word processor becomes.
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def forbidden_character(text: str) -> str | None:
+    """A message naming the first character of `text` that no text field may hold, or None."""
+    found = FORBIDDEN.search(text)
+    if found is None:
+        return None
+    return (f"holds the control character U+{ord(found.group(0)):04X}, which XML 1.0 (an LMS's manifest) and "
+            "HTML forbid: delete it (a soft line break pasted from a word processor is one)")
+
+
+def _forbidden_in(value) -> str | None:
+    """forbidden_character() of a string, or of the strings in a list or table of them."""
+    if isinstance(value, str):
+        return forbidden_character(value)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((found for item in items if (found := _forbidden_in(item))), None)
+
+
 def nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
+MAX_SLUG = 80  # a slug names a folder and files (offline/<slug>.html, <slug>-scorm2004.zip): well under 255
+
+
 def check_slug(value: str) -> str | None:
+    """A page's name in its folder and its addresses: never one of the names the build
+    writes at its root (render/urls.py's ROOT_NAMES), which its folder would collide with."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+    if len(value) > MAX_SLUG:
+        return f"expected a slug of at most {MAX_SLUG} characters, found one of {len(value)} ({value[:20]}...)"
+    if value in ROOT_NAMES:
+        return (f"{value!r} is a folder every build writes beside the pages ({', '.join(ROOT_FOLDERS)}): "
+                "a page of that name would share its files; choose another slug")
     return None
 
 
@@ -120,13 +155,18 @@ def values_check(value) -> str | None:
         bad = [v for v in value if isinstance(v, bool) or not isinstance(v, (str, int, float))]
         if bad:
             return f"values must be strings or numbers, found {bad[0]!r}"
+        endless = [v for v in value if isinstance(v, float) and not math.isfinite(v)]
+        if endless:  # TOML has nan and inf; a state's key, its address and its sentence cannot
+            return f"values must be finite numbers, found {endless[0]!r}"
         if len({str(v) for v in value}) != len(value):
             return "values must be unique"
     return None
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment: lowercase letters, digits and hyphens, "
+                   f"at most {MAX_SLUG}, and not a folder the build writes beside the pages "
+                   f"({', '.join(ROOT_FOLDERS)}).", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
 }
@@ -274,6 +314,12 @@ SITE = {
         (int,), "Largest number of control combinations one step may have.", default=512,
         check=lambda v: None if v > 0 else "must be positive",
     ),
+    "time_limit": Option(
+        (int, float), "Seconds a model's code may run for one state of a step (and for its import) before the "
+        "build stops with an error naming the explainer, the step and the state: a model in an endless loop "
+        "fails the build rather than hanging it.", default=30,
+        check=lambda v: None if 0 < v <= 86_400 else f"expected a number of seconds above 0, found {v}",
+    ),
     "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
                      item=LABELS),
     "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),
@@ -344,6 +390,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         if not _has_type(value, option.types):
             errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}"
                                   + _type_hint(value, option), line, name))
+            continue
+        if option.item is None and (message := _forbidden_in(value)):  # tables of a schema: their own keys
+            errors.append(Problem(path, message, line, name))
             continue
         if option.choices and value not in option.choices:
             errors.append(Problem(path, f"expected {option.describe()}, found {value!r}"

@@ -31,7 +31,7 @@ class ExplainerKind(PageKind):
         return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.charts) for s in source.steps])
 
     def compute(self, source, model, config, cache) -> list[compute.StepStates]:
-        return compute.compute_explainer(source, model, config.max_states, cache)
+        return compute.compute_explainer(source, model, config.max_states, cache, config.time_limit)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)

@@ -154,8 +154,12 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
         errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
                               doc.body_line))
     controls = []
-    for index, row in enumerate(meta.get("controls") or []):
-        control, control_errors = _control(row, path, f"controls[{index}]", doc.text)
+    raw_rows = doc.meta.get("controls") if isinstance(doc.meta.get("controls"), list) else []
+    clean_rows = meta.get("controls") or []
+    for index, row in enumerate(clean_rows):
+        # A key the schema refused is left out of the clean row; its error is said already.
+        refused = set(raw_rows[index]) - set(row) if len(raw_rows) == len(clean_rows) else set()
+        control, control_errors = _control(row, path, f"controls[{index}]", doc.text, refused)
         errors += control_errors
         controls.append(control)
     names = [c.name for c in controls if c]
@@ -215,14 +219,18 @@ def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: s
     return found
 
 
-def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:
+def _control(row: dict, path: Path, where: str, text: str,
+             refused: set = frozenset()) -> tuple[Control | None, list[Problem]]:
+    """The control of a [[controls]] row the schema validated; `refused` are its keys the
+    schema found wrong (and said so), about which nothing more is said here."""
     errors: list[Problem] = []
 
     def line(key: str) -> int | None:
         return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
 
     def problem(key: str, message: str) -> None:
-        errors.append(Problem(path, message, line(key), f"{where}.{key}"))
+        if key not in refused:
+            errors.append(Problem(path, message, line(key), f"{where}.{key}"))
 
     kind = row.get("kind", "buttons")
     if "{value}" not in row.get("button", "{value}"):

@@ -32,7 +32,7 @@ class GameKind(PageKind):
                      sorted(source.answer_names.items())))
 
     def compute(self, source, model, config, cache):
-        return compute.compute_game(source, model)
+        return compute.compute_game(source, model, config.time_limit)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)

@@ -31,8 +31,8 @@ from types import ModuleType
 
 from ...compute.formats import count, percent, plain
 from ...compute.states import State
-from ...errors import ContentError, Problem
-from ...load.models import line_in
+from ...errors import ContentError, Interrupted, Problem
+from ...load.models import ModelStopped, guarded, line_in, model_failure
 from .content import Game, Round
 
 _KEYS = ("words", "blank", "target", "heads", "candidates", "one_word_per_head", "states", "own_attention",
@@ -76,12 +76,13 @@ class RoundStates:
         return [(h, j) for h in range(len(self.heads)) for j in range(len(self.candidates))]
 
 
-def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict]:
-    """(every round's states, the values of the facts function)."""
+def compute_game(game: Game, model: ModuleType, time_limit: float | None = None) -> tuple[list[RoundStates], dict]:
+    """(every round's states, the values of the facts function); each function of the
+    model may run for `time_limit` seconds."""
     errors: list[Problem] = []
     facts = {}
     if game.facts:
-        facts = _call(game, model, game.facts, "facts", errors, game.line(key="facts"))
+        facts = _call(game, model, game.facts, "facts", errors, game.line(key="facts"), time_limit)
         if facts is not None and not isinstance(facts, dict):
             errors.append(Problem(game.model_path, f"{game.facts}() must return a dict of values, found "
                                   f"{type(facts).__name__}", field="facts"))
@@ -89,7 +90,7 @@ def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict
     rounds = []
     for index, round_ in enumerate(game.rounds):
         output = _call(game, model, round_.compute, f"rounds[{index}].compute", errors,
-                       game.line(index, "compute"))
+                       game.line(index, "compute"), time_limit)
         if output is None:
             continue
         try:
@@ -108,15 +109,19 @@ def adopt(computed: tuple[list[RoundStates], dict], game: Game) -> tuple[list[Ro
     return [replace(states, round=round_) for states, round_ in zip(rounds, game.rounds)], facts
 
 
-def _call(game: Game, model, name: str, field: str, errors: list, line: int | None):
+def _call(game: Game, model, name: str, field: str, errors: list, line: int | None,
+          time_limit: float | None = None):
     function = getattr(model, name, None)
     if not callable(function):
         errors.append(Problem(game.main_path, f"model.py defines no function {name!r}", line, field))
         return None
     try:
-        return function()
+        return guarded(function, (), time_limit)
+    except KeyboardInterrupt:
+        raise Interrupted(f"while computing {game.slug}, {name}()") from None
     except Exception as err:  # author code: name the function and its line
-        errors.append(Problem(game.model_path, f"{game.slug}, {name}() failed: {type(err).__name__}: {err}",
+        errors.append(Problem(game.model_path, f"{game.slug}, {name}()"
+                              f"{'' if isinstance(err, ModelStopped) else ' failed'}: {model_failure(err)}",
                               line_in(game.model_path, err)))
         return None
 

@@ -63,9 +63,19 @@ def _series(data: dict) -> list[list]:
     return data["y"] if data.get("series") is not None else [data["y"]]
 
 
+# More bars than a wide screen has room for (two pixels each on a 1,000-pixel plot): a reader
+# could not tell them apart, and drawing each as a shape would take minutes.
+MAX_BARS = 500
+
+
 def check(data: dict, chart=None) -> list[Issue]:
     series = data.get("series")
     y = data.get("y")
+    bars = sum(len(values) if isinstance(values, list) else 1 for values in y) if series is not None \
+        and isinstance(y, list) else len(y) if isinstance(y, list) else 0
+    if bars > MAX_BARS:
+        return [Issue("y", f"{bars:,} bars are more than a bar chart shows ({MAX_BARS:,}): a reader could not "
+                           "tell them apart; show the largest ones, or draw a line chart")]
     if series is not None:
         if not isinstance(series, list) or not series:
             return [Issue("series", "'series' must be a non-empty list of names")]
