@@ -344,6 +344,20 @@ def as_issue(message: str | None) -> Issue | None:
     return Issue(key.split("[")[0], message)
 
 
+def exact(value) -> str:
+    """A number as an error names it: exactly (Python's shortest text that reads back
+    as the same float, 4.000001 rather than 4), a whole float without its ".0", and
+    with the minus sign. A value just past a range's end must not look inside it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        value = int(value)
+    return minus(repr(value) if isinstance(value, float) else str(value))
+
+
+def span_text(span) -> str:
+    """A range [low, high] as an error names it, each end exact."""
+    return "[" + ", ".join(exact(v) for v in span) + "]"
+
+
 def is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -525,7 +539,7 @@ def log_problem(values, name: str, option: str) -> str | None:
     found = not_positive(values, name)
     if found is None:
         return None
-    return (f"{found[0]} = {minus(f'{found[1]:g}')} cannot be drawn on a log axis ({option} = \"log\"): "
+    return (f"{found[0]} = {exact(found[1])} cannot be drawn on a log axis ({option} = \"log\"): "
             "every value must be above zero")
 
 

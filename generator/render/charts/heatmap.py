@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
+from .common import exact, span_text, ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
     base_layout, colour_key, declared_range, empty_trace, grey, hover_meta, index_problem, ink_on, is_number, \
-    issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, minus, number_cells, outward, \
+    issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, number_cells, outward, \
     picture, placed, png_uri, scale_colour, span_of, table as data_table, tick_labels
 from ...compute.formats import is_shared
 
@@ -128,17 +128,14 @@ def range_issues(chart, z, mask, name: str) -> list[Issue]:
         for j, value in enumerate(row):
             if (low <= value <= high) or (masks is not None and masks[j]):
                 continue
-            where = f"{name}[{i}][{j}] = {minus(f'{value:g}')}"
+            where = f"{name}[{i}][{j}] = {exact(value)}"
             if declared:
-                return [Issue(name.split("[")[0], f"{where} is outside z_range {_span_text(span)}")]
+                return [Issue(name.split("[")[0], f"{where} is outside z_range {span_text(span)}")]
             return [Issue(name.split("[")[0], f"{where} is outside the sequential scale's default 0 to 1 and would "
                           "be drawn in its end colour: declare z_range (or scale = 'diverging' for signed values)",
                           warning=True)]
     return []
 
-
-def _span_text(span) -> str:
-    return "[" + ", ".join(minus(f"{v:g}") for v in span) + "]"
 
 
 def colour_range(chart, matrices: list) -> list[float]:
