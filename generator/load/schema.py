@@ -11,6 +11,7 @@ import datetime as _dt
 import difflib
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -55,8 +56,17 @@ def nonempty(value) -> str | None:
 
 def check_slug(value: str) -> str | None:
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
-        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+        near = slug_of(value)
+        hint = f" (did you mean {near!r}?)" if near and near != value else ""
+        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}{hint}"
     return None
+
+
+def slug_of(text: str) -> str:
+    """The slug a title would have: "Convolution Filter" -> "convolution-filter" (accents
+    dropped, every run of other characters one hyphen)."""
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
 def url_check(value: str) -> str | None:
