@@ -83,6 +83,7 @@ WORDS_STEP = """
 +++
 title = "Words"
 compute = "runs"
+summary = "The word {{ word }}."
 
 [[controls]]
 name = "word"

@@ -343,7 +343,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         name = prefix + key
         if key not in table:
             if option.required:
-                errors.append(Problem(path, f"is required: expected {option.describe()}", table_line, name))
+                slip = misspelt(key, table, schema)
+                errors.append(Problem(path, f"is required: expected {option.describe()}" + slip_hint(slip, key),
+                                      locate(slip) if slip else table_line, name))
             elif option.item is not None and isinstance(option.default, dict):
                 clean[key] = validate({}, option.item, path)[0]
             else:
@@ -451,6 +453,17 @@ def _line_index(text: str) -> tuple[dict, dict]:
             keys.setdefault((current, assigned.group(1) if assigned.group(1) is not None else assigned.group(2)),
                             number)
     return headers, keys
+
+
+def misspelt(key: str, table: dict, schema: dict) -> str | None:
+    """The key of `table` that is no option of `schema` but close to `key`: a required key
+    written with a slip ('sumary' for 'summary'), or None."""
+    unknown = [name for name in table if name not in schema]
+    return closest(key, unknown, cutoff=0.75)
+
+
+def slip_hint(slip: str | None, key: str) -> str:
+    return f" (found {slip!r}: did you mean {key!r}?)" if slip else ""
 
 
 def _type_hint(value, option: Option) -> str:

@@ -106,8 +106,8 @@ CHART = {
 # An entry of [[charts]]: a chart with its own summary.
 CHARTS_ITEM = {
     **CHART,
-    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja), its caption.",
-                      default=""),
+    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja): its caption, "
+                      "and its text for screen readers.", required=True, check=nonempty),
 }
 
 STEP = {
@@ -115,8 +115,9 @@ STEP = {
     "subtitle": Option((str,), "One line under the heading.", default=""),
     "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
                       check=identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja); a step with "
-                      "[[charts]] gives each chart its own.", default=""),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja): its caption, "
+                      "and its text for screen readers. Required with [chart]; a step with [[charts]] gives "
+                      "each chart its own.", default=""),
     "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
     "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
     "chart": Option((dict,), "The chart of a step with one chart (described by the step's summary).",
