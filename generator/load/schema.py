@@ -139,6 +139,10 @@ SERIES_ENTRY = {
     "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
+    "planned": Option((bool,), "true for an explainer not written yet: shown as planned ('coming soon') until "
+                      "its folder exists. An entry without a folder and without planned = true is a warning "
+                      "(--strict fails), as a renamed or deleted folder would otherwise go unnoticed.",
+                      default=False),
 }
 
 LABELS = {
