@@ -8,7 +8,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from ...compute.formats import fixed, is_shared, minus, percent, power_of_ten, significant
+from ...compute.formats import fixed, formatter, is_shared, minus, percent, power_of_ten, significant
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -269,11 +269,17 @@ def number_cell(value, y_format: str = "", log: bool = False) -> str:
     return significant(value, 3) if log else fixed(value, 2)
 
 
-def number_cells(values: list, y_format: str = "") -> list[str]:
-    """number_cell of each value; worked out once for a row many states share."""
+def number_cells(values: list, y_format: str = "", cell_format: str = "") -> list[str]:
+    """number_cell of each value, or the readout format `cell_format` of each (a heatmap's
+    cell_format: "count", "fixed:1"...); worked out once for a row many states share."""
+    def cells():
+        if cell_format:
+            shown = formatter(cell_format)
+            return [shown(value) for value in values]
+        return [number_cell(value, y_format) for value in values]
     if is_shared(values):
-        return values.derived(("cells", y_format), lambda: [number_cell(value, y_format) for value in values])
-    return [number_cell(value, y_format) for value in values]
+        return values.derived(("cells", y_format, cell_format), cells)
+    return cells()
 
 
 def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
