@@ -208,6 +208,10 @@ LABELS = {
                         default="Dark mode"),
     # Embeds and single-file copies (see docs/embedding.md).
     "embed": Option((str,), "The button under each figure that shows its iframe code.", default="Embed"),
+    "embed_step": Option((str,), "The button under a step of several charts that shows the iframe code of the "
+                         "step with all of them.", default="Embed this step"),
+    "embed_chart": Option((str,), "Said to screen readers after embed, on the Embed button under one of a "
+                          "step's several charts; {title} is the chart's title.", default="this chart: {title}"),
     "embed_explainer": Option((str,), "The button near the title that shows the whole explainer's iframe code.",
                               default="Embed the whole explainer"),
     "embed_preview": Option((str,), "Link that opens an embed on its own, as a course page would show it.",
