@@ -101,6 +101,8 @@ def figure(chart, data: dict) -> dict:
         if as_pictures and index == 0:
             room = min((chart.height - 72) * (top - bottom) / len(y), _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
             plan = text_plan(chart, room, len(x))
+        # A colour bar beside pictures whose values a phone cannot show takes from their width.
+        phone = _PHONE_WIDTH - (COLORBAR_MARGIN - 16 if as_pictures and plan != 0.0 else 0)
         if as_pictures:
             # The chosen matrix in full colour, the others faded towards grey with their
             # values still in the ink that reads best on each faded cell.
@@ -124,7 +126,7 @@ def figure(chart, data: dict) -> dict:
         # A cell's size in pixels: square cells are as wide as a phone's narrow column allows.
         room = (chart.height - 72) * (top - bottom) / len(y)
         if as_pictures:
-            room = min(room, _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
+            room = min(room, phone * (1 / columns - _GAP_X) / len(x))
         font = {"size": 13 if room >= 19 else 11}
         columns_ticks, bottom_needed = labelled_x(x, room if as_pictures else _PHONE_WIDTH / columns / len(x),
                                                   chart.x_title, size=font["size"])
@@ -147,7 +149,7 @@ def figure(chart, data: dict) -> dict:
         # (the bold title of the emphasised matrix) makes it recompute the whole figure.
         # Wrapped, as Plotly does not wrap: a long title over a narrow matrix would
         # run into the next one's.
-        title = _wrapped(str(data["titles"][index]), max(8, 28 // columns + 2))
+        title = _wrapped(str(data["titles"][index]), max(8, int((28 // columns + 2) * phone / _PHONE_WIDTH)))
         shapes.append({"type": "rect", "xref": "paper", "yref": "paper", "x0": left, "x1": right,
                        "y0": top, "y1": top, "line": {"width": 0},
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
