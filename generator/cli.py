@@ -1,4 +1,4 @@
-"""Command line: lensa init|new|serve|check|proof|build|dist (dist --scorm: SCORM packages).
+"""Command line: lensa init|new|serve|check|proof|build|dist|docs (dist --scorm: SCORM packages).
 
 Problems are printed one plain line each, warnings are counted, and the totals
 come last. A Python traceback reaches the user only with --debug. Installed
@@ -16,9 +16,10 @@ from pathlib import Path
 
 from . import __version__
 from .errors import GeneratorError, Problem, display_path, report_lines
+from .resources import DOCS_DIR, GUIDES
 
 COMMAND = "lensa"  # the console script pyproject.toml installs
-EPILOG = "Every command takes --help. Lensa's authoring guide (docs/authoring.md) explains every field."
+EPILOG = "Every command takes --help. `lensa docs` prints Lensa's authoring guide, which explains every field."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,6 +147,21 @@ def _parser() -> argparse.ArgumentParser:
     place.add_argument("--after", metavar="SLUG", help="list it right after this explainer in site.toml "
                        "(default: at the end of the series, with a comment)")
     place.add_argument("--before", metavar="SLUG", help="list it right before this explainer in site.toml")
+    docs = commands.add_parser("docs", help="Print Lensa's authoring guide (or open it in the browser), "
+                               "the one that comes with this version.", epilog=EPILOG,
+                               description="Print the guide for authors that this installed version of "
+                               "Lensa carries, as Markdown: from `lensa init` to publishing, with every field "
+                               "of site.toml, explainers, steps, charts and their data. --open shows it in the "
+                               "browser instead.")
+    docs.set_defaults(run=_docs, command="docs", failed="Docs failed", base=base)
+    docs.add_argument("guide", nargs="?", default=GUIDES[0], choices=GUIDES,
+                      help="which guide: authoring (the default: writing and publishing an explainer), "
+                           "embedding (iframes and offline copies), lms (SCORM packages), figures "
+                           "(Download figure and citing), deep-links (addresses of states)")
+    docs.add_argument("--open", action="store_true",
+                      help="open the guide in the browser (as HTML written to a temporary file) rather than print it")
+    docs.add_argument("--path", action="store_true", help="print where the guide's file is, and nothing else")
+    docs.add_argument("--debug", action="store_true", help="show Python tracebacks of failures")
     return parser
 
 
@@ -247,6 +263,35 @@ def _init(args, warnings: list[Problem]) -> int:
     started = init_site(args.base / args.folder, args.title, force=args.force, version=__version__)
     for line in started.report(Path.cwd(), program()):
         print(line)
+    return 0
+
+
+def _docs(args, warnings: list[Problem]) -> int:
+    """The guide this version ships: its path, its Markdown, or a page of it in the browser."""
+    path = DOCS_DIR / f"{args.guide}.md"
+    if not path.is_file():
+        raise GeneratorError(f"{path}: the guide is missing from this installation of lensa; reinstall it")
+    if args.path:
+        print(path)
+        return 0
+    text = path.read_text("utf-8")
+    if not args.open:
+        sys.stdout.write(text)
+        return 0
+    import tempfile
+    import webbrowser
+
+    import markdown
+
+    title = text.splitlines()[0].lstrip("# ").strip() if text else args.guide
+    body = markdown.markdown(text, extensions=["tables", "fenced_code"])
+    page = Path(tempfile.mkdtemp(prefix="lensa-docs-")) / f"{args.guide}.html"
+    page.write_text(f'<!doctype html><html lang="en"><meta charset="utf-8"><title>{title}</title>'
+                    '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}'
+                    'table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2rem .4rem}'
+                    f'pre{{overflow-x:auto;background:#f4f4f4;padding:.5rem}}</style>{body}</html>\n', "utf-8")
+    opened = webbrowser.open(page.as_uri())
+    print(f"{'Opened' if opened else 'Open'} {page.as_uri()}" + ("" if opened else " in a browser (none was found)"))
     return 0
 
 

@@ -779,3 +779,16 @@ def test_plotly_text_leaves_data_without_markup_as_it_is():
     data = {"x": shared, "y": [1.0, 2.0]}
     assert charts.plotly_text(data) is data
     assert charts.plotly_text({"x": ["&pi; <1>"]}) == {"x": ["&amp;pi; &lt;1&gt;"]}
+
+
+def test_a_value_just_outside_a_range_is_named_exactly():
+    """An error shows the value as it is (4.000001), not rounded to look inside the range (4)."""
+    heatmap_chart = chart(kind="heatmap", z_range=[-4, 4])
+    [issue] = charts.get("heatmap").check({"z": [[0.0, 4.000001]], "x": ["a", "b"], "y": ["r"]}, heatmap_chart)
+    assert issue.message == "z[0][1] = 4.000001 is outside z_range [\u22124, 4]"
+    [issue] = charts.get("bar").check({"x": ["a"], "y": [1.0000002]}, chart(kind="bar", y_range=[0, 1]))
+    assert issue.message == "y[0] = 1.0000002 is outside y_range [0, 1]"
+    [issue] = charts.get("line").check({"x": [0], "y": [-0.1234567]}, chart(kind="line", y_range=[0, 1]))
+    assert "y[0] = \u22120.1234567 is outside" in issue.message
+    [issue] = charts.get("scatter").check({"x": [2.0000001], "y": [0.5]}, chart(kind="scatter", x_range=[0, 2]))
+    assert "x[0] = 2.0000001 is outside x_range [0, 2]" in issue.message

@@ -41,7 +41,7 @@ def test_missing_required_fields(tmp_site):
 
 
 def test_unknown_keys_are_warnings_with_a_suggestion(tmp_site):
-    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
     site = load_site(content)
     [warning] = site.warnings
     assert warning.field == "titel" and "did you mean 'title'" in warning.message and warning.line == 2
@@ -51,7 +51,7 @@ def test_loading_again_reads_every_edit_and_gives_fresh_objects(tmp_site):
     """Parsed files are kept by their text (the dev server loads the site on every
     rebuild): an edit is read, a file's warnings come again, and what a build
     changes in what it loaded is not what the next load gives."""
-    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
     step_file = content / "coin-flips" / "steps" / "01-runs.md"
     first = load_site(content)
     [step] = first.pages[0].steps

@@ -40,6 +40,28 @@ def test_an_undefined_value_in_the_summary_points_at_its_line(tmp_site):
     assert "undefined value 'runs'" in problem.message and "template summary" in problem.message
 
 
+def test_a_misspelt_value_in_prose_or_a_summary_gets_the_name_the_model_returns(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("A run of {{ flips }}", "A run of {{ flip }}")})
+    assert "undefined value 'flip' (did you mean 'flips'?)" in prose_problem(content).message
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("With {{ flips }}", "With {{ outcome }}")})
+    assert "undefined value 'outcome' (did you mean 'outcomes'?)" in prose_problem(content).message
+
+
+def test_a_misspelt_list_readout_or_chart_key_gets_the_model_s_name(tmp_site):
+    def problem_of(files):
+        site = load_site(tmp_site(files))
+        with pytest.raises(ContentError) as info:
+            compute_site(site)
+        return info.value.problems[0].message
+    assert "model.py defines no list 'FLIP' (did you mean 'FLIPS'?)" in problem_of(
+        {"coin-flips/steps/01-runs.md": STEP.replace('values = "FLIPS"', 'values = "FLIP"')})
+    assert "returned no value 'outcome' (did you mean 'outcomes'?)" in problem_of(
+        {"coin-flips/steps/01-runs.md": STEP.replace('value = "outcomes"', 'value = "outcome"')})
+    model = (FIXTURES / "tiny/content/coin-flips/model.py").read_text()
+    assert "unknown key 'highlite' (did you mean 'highlight'?)" in problem_of(
+        {"coin-flips/model.py": model.replace('"highlight"', '"highlite"')})
+
+
 def test_a_syntax_error_in_deeper_points_at_its_line(tmp_site):
     content = tmp_site({"coin-flips/steps/01-runs.md": STEP + "\n::: deeper\nFine.\n{% if %}\n"})
     problem = prose_problem(content)
@@ -61,6 +83,7 @@ WORDS_STEP = """
 +++
 title = "Words"
 compute = "runs"
+summary = "The word {{ word }}."
 
 [[controls]]
 name = "word"

@@ -183,6 +183,16 @@ def test_refuses_a_slug_too_long_for_its_files(tmp_site):
     assert sorted(p.name for p in content.iterdir()) == ["coin-flips", "site.toml"]
 
 
+def test_a_title_given_as_the_slug_is_answered_with_its_slug():
+    """`lensa new "Convolution Filter"` suggests the slug the title makes, and changes nothing."""
+    done = cli("new", "Convolution Filter", "--subtitle", "x")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == ("error: Convolution Filter: expected a slug of lowercase letters, digits "
+                                           "and hyphens, found 'Convolution Filter' (did you mean "
+                                           "'convolution-filter'?)")
+    assert not (ROOT / "content" / "Convolution Filter").exists()
+
+
 def test_refuses_when_series_is_an_inline_list(tmp_site):
     content = tmp_site({"site.toml": 'title = "T"\nseries = [{slug = "coin-flips", title = "Coin Flips"}]\n'})
     before = (content / "site.toml").read_bytes()

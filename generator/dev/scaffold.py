@@ -47,8 +47,8 @@ class Scaffolded:
             lines.append("It has no subtitle yet: write one in its explainer.md (and its site.toml entry).")
         lines.append("The starter's example text (its question, introduction, key ideas and two steps) is yours "
                      f"to replace: `{command} check` lists what is left, and fails on it with --strict.")
-        lines.append(f"Next: `{command} serve` and open it in the browser; Lensa's authoring guide "
-                     "(docs/authoring.md) explains every field.")
+        lines.append(f"Next: `{command} serve` and open it in the browser; `{command} docs` prints Lensa's "
+                     "authoring guide, which explains every field.")
         return lines
 
 

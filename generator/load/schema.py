@@ -12,6 +12,7 @@ import difflib
 import functools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -85,13 +86,22 @@ def check_slug(value: str) -> str | None:
     """A page's name in its folder and its addresses: never one of the names the build
     writes at its root (render/urls.py's ROOT_NAMES), which its folder would collide with."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
-        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+        near = slug_of(value)
+        hint = f" (did you mean {near!r}?)" if near and near != value else ""
+        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}{hint}"
     if len(value) > MAX_SLUG:
         return f"expected a slug of at most {MAX_SLUG} characters, found one of {len(value)} ({value[:20]}...)"
     if value in ROOT_NAMES:
         return (f"{value!r} is a folder every build writes beside the pages ({', '.join(ROOT_FOLDERS)}): "
                 "a page of that name would share its files; choose another slug")
     return None
+
+
+def slug_of(text: str) -> str:
+    """The slug a title would have: "Convolution Filter" -> "convolution-filter" (accents
+    dropped, every run of other characters one hyphen)."""
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
 def url_check(value: str) -> str | None:
@@ -169,6 +179,10 @@ SERIES_ENTRY = {
                    f"({', '.join(ROOT_FOLDERS)}).", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
+    "planned": Option((bool,), "true for an explainer not written yet: shown as planned ('coming soon') until "
+                      "its folder exists. An entry without a folder and without planned = true is a warning "
+                      "(--strict fails), as a renamed or deleted folder would otherwise go unnoticed.",
+                      default=False),
 }
 
 LABELS = {
@@ -234,6 +248,10 @@ LABELS = {
                         default="Dark mode"),
     # Embeds and single-file copies (see docs/embedding.md).
     "embed": Option((str,), "The button under each figure that shows its iframe code.", default="Embed"),
+    "embed_step": Option((str,), "The button under a step of several charts that shows the iframe code of the "
+                         "step with all of them.", default="Embed this step"),
+    "embed_chart": Option((str,), "Said to screen readers after embed, on the Embed button under one of a "
+                          "step's several charts; {title} is the chart's title.", default="this chart: {title}"),
     "embed_explainer": Option((str,), "The button near the title that shows the whole explainer's iframe code.",
                               default="Embed the whole explainer"),
     "embed_preview": Option((str,), "Link that opens an embed on its own, as a course page would show it.",
@@ -379,7 +397,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         name = prefix + key
         if key not in table:
             if option.required:
-                errors.append(Problem(path, f"is required: expected {option.describe()}", table_line, name))
+                slip = misspelt(key, table, schema)
+                errors.append(Problem(path, f"is required: expected {option.describe()}" + slip_hint(slip, key),
+                                      locate(slip) if slip else table_line, name))
             elif option.item is not None and isinstance(option.default, dict):
                 clean[key] = validate({}, option.item, path)[0]
             else:
@@ -490,6 +510,17 @@ def _line_index(text: str) -> tuple[dict, dict]:
             keys.setdefault((current, assigned.group(1) if assigned.group(1) is not None else assigned.group(2)),
                             number)
     return headers, keys
+
+
+def misspelt(key: str, table: dict, schema: dict) -> str | None:
+    """The key of `table` that is no option of `schema` but close to `key`: a required key
+    written with a slip ('sumary' for 'summary'), or None."""
+    unknown = [name for name in table if name not in schema]
+    return closest(key, unknown, cutoff=0.75)
+
+
+def slip_hint(slip: str | None, key: str) -> str:
+    return f" (found {slip!r}: did you mean {key!r}?)" if slip else ""
 
 
 def _type_hint(value, option: Option) -> str:

@@ -15,7 +15,7 @@ from ...compute.formats import formatter, plain
 from ...compute.states import NumericWarning, State, finite, grid, run_model
 from ...errors import ContentError, Interrupted, Problem
 from ...load.models import ModelStopped, line_in, model_failure
-from ...load.schema import forbidden_character, line_of
+from ...load.schema import did_you_mean, forbidden_character, line_of
 from ...render.prose import _SLOTS
 from ...render import charts
 from ...render.poster import Drawing, drawing
@@ -163,7 +163,8 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
-                raise ContentError.one(step.path, f"{where} returned no value {readout.value!r} "
+                raise ContentError.one(step.path, f"{where} returned no value {readout.value!r}"
+                                       f"{did_you_mean(readout.value, values)} "
                                        f"(it returned: {', '.join(sorted(values))})", field="readouts")
             try:
                 readouts.append(fmt(values[readout.value]))
@@ -258,7 +259,8 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _M
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
         raise ContentError.one(path, f"{where} returned {chart.kind} chart data with unknown key "
-                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field=field)
+                               f"{unknown[0]!r}{did_you_mean(unknown[0], kind.DATA)} for {label} "
+                               f"(it takes: {', '.join(kind.DATA)})", field=field)
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
             raise _not_finite(path, f"{where} returned NaN or infinite chart data {name!r} for {label}", cause)
@@ -372,7 +374,9 @@ def _signature_problems(step: Step, function, text: str) -> list[Problem]:
 
 def _model_list(model, name, path, field, errors, line=None, arrays=None, unique=True):
     if not hasattr(model, name):
-        errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
+        lists = [key for key, value in vars(model).items()
+                 if not key.startswith("_") and isinstance(value, (list, tuple, range, np.ndarray))]
+        errors.append(Problem(path, f"model.py defines no list {name!r}{did_you_mean(name, lists)}", line, field))
         return None
     value = getattr(model, name)
     try:

@@ -166,7 +166,7 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
     for name in sorted({n for n in names if names.count(n) > 1}):
         errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
                               "controls"))
-    chart_tables, summaries = _charts(meta, path, doc.text, errors)
+    chart_tables, summaries = _charts(meta, path, doc.text, errors, doc.meta)
     if not errors:
         errors += _chart_option_problems(chart_tables, meta.get("chart") is not None, path, doc.text)
     if errors:
@@ -182,7 +182,8 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
     ), tuple(warnings), ()
 
 
-def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[list[dict], list[str]]:
+def _charts(meta: dict, path: Path, text: str, errors: list[Problem],
+            written: dict) -> tuple[list[dict], list[str]]:
     """A step's charts: `[chart]` (one, described by the step's `summary`) or
     `[[charts]]` (one to MAX_CHARTS, each with its own summary)."""
     single, several = meta.get("chart"), meta.get("charts")
@@ -192,6 +193,13 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[l
                               "charts"))
         return [], []
     if single is not None:
+        if not meta["summary"].strip():  # a chart with no caption and no text for screen readers
+            slip = schema.misspelt("summary", written, STEP)
+            errors.append(Problem(path, "is required with [chart]: one sentence saying what the chart shows in "
+                                  "the current state, its caption and its text for screen readers"
+                                  + schema.slip_hint(slip, "summary"),
+                                  schema.line_of(text, slip or "summary") or schema.line_of(text, None, "chart."),
+                                  "summary"))
         return [single], [meta["summary"]]
     if several is None:
         errors.append(Problem(path, "is required: expected a [chart] table or [[charts]] tables", None, "chart"))
@@ -205,7 +213,7 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[l
         errors.append(Problem(path, "a step with [[charts]] gives each chart its own summary; move this one "
                               "into its chart", schema.line_of(text, "summary"), "summary"))
     tables = [{key: value for key, value in table.items() if key != "summary"} for table in several]
-    return tables, [table["summary"] for table in several]
+    return tables, [table.get("summary", "") for table in several]
 
 
 def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: str) -> list[Problem]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import jinja2
 
 from ...errors import ContentError, Problem
-from ...load.schema import line_of
+from ...load.schema import did_you_mean, line_of
 from ...render import markup
 from ...render.prose import _MARKER, _SLOTS, TextRenderer, check_with_values
 from ...render.templating import compile_string, render_problem
@@ -100,7 +100,8 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
                        "only values that are the same in every state")
         else:
             known = ", ".join(sorted(all_values or values))
-            message = f"{where}: uses undefined value {name or str(err)!r} (the state has: {known})"
+            near = did_you_mean(name, all_values or values) if name else ""
+            message = f"{where}: uses undefined value {name or str(err)!r}{near} (the state has: {known})"
         raise ContentError.one(step.path, message, line=line, field=part) from None
     except Exception as err:  # a filter given the wrong kind of value, a bad expression, the sandbox's refusal
         state = ", ".join(f"{k}={v!r}" for k, v in (choice or {}).items())
