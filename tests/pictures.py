@@ -61,3 +61,21 @@ def png_size(png: bytes) -> tuple[int, int]:
     assert len(raw) == height * row
     assert all(raw[r * row] <= 4 for r in range(height)), "an unknown row filter"
     return width, height
+
+
+def colour_bar(figure: dict) -> tuple[list[str], list[str]] | None:
+    """A chart's colour bar as the build draws it in the layout (charts/colour_bar.py): the
+    colours of its gradient, top to bottom, and the values written beside it; None without one."""
+    from urllib.parse import unquote
+    import re
+
+    layout = figure["layout"]
+    bars = [image for image in layout.get("images", []) if image.get("sizing") == "contain"]
+    if not bars:
+        return None
+    [bar] = bars
+    stops = re.findall(r"stop-color='(#[0-9a-f]{6})'", unquote(bar["source"]))
+    written = [note["text"] for note in layout.get("annotations", []) if note.get("xshift", 0) >= 26]
+    written += [shape["label"]["text"] for shape in layout.get("shapes", [])
+                if shape.get("x0") == shape.get("x1") == 1 and shape.get("label", {}).get("textposition") == "middle left"]
+    return stops, written

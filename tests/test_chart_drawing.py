@@ -47,8 +47,7 @@ def wait_drawn(page, index):
 
 
 # A large matrix whose colour range changes with the control (a state's own "range"):
-# its colour bar's trace changes, so Plotly.react draws it, while the trace's positions
-# (out of view, the same in every state) do not.
+# its colour bar, drawn in the layout (charts/colour_bar.py), changes with its picture.
 CHANGING_MATRIX = """
 import numpy as np
 
@@ -64,7 +63,12 @@ def runs(flips):
 """
 
 
-def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, offline_page):
+def test_another_colour_range_changes_the_layout_alone_and_data_reaches_plotly_as_the_same_arrays(
+        tmp_site, tmp_path, offline_page):
+    """A state on a colour range of its own changes the matrix's picture and its colour bar,
+    which Plotly redraws by themselves: no trace changes and Plotly does not lay the figure
+    out again. When Plotly does draw the whole figure again (the colour scheme changed), the
+    data arrays it is handed are the very objects of the last draw."""
     from generator.build import build
 
     from .conftest import THEMES
@@ -78,24 +82,39 @@ def test_unchanged_data_reaches_plotly_as_the_same_arrays(tmp_site, tmp_path, of
     page.wait_for_function("window.explainerRuntime && window.Plotly")
     wait_drawn(page, 0)
     page.evaluate("""() => {
-        window.__figures = [];
-        const react = Plotly.react;
-        Plotly.react = function (gd, data, layout) {
-            window.__figures.push({data, layout});
-            return react.apply(this, arguments);
-        };
+        window.__calls = [];
+        for (const name of ["react", "relayout", "restyle", "update"]) {
+            const real = Plotly[name];
+            Plotly[name] = function (gd, a, b) {
+                window.__calls.push({name, keys: name === "relayout" ? Object.keys(a) : [], data: a});
+                return real.apply(this, arguments);
+            };
+        }
     }""")
+    chart = page.locator("[data-chart]").first
+    values = "gd => Array.from(gd.querySelectorAll('.shapelayer text')).map(t => t.textContent)"
     flips = page.get_by_role("group", name="Flips", exact=True)
-    for name in ("3", "1"):
-        flips.get_by_role("button", name=name, exact=True).click()
-    same = page.evaluate("""() => {
-        const [a, b] = window.__figures;
-        return {count: window.__figures.length, ends: a.data[0].marker.color === b.data[0].marker.color,
-                x: a.data[0].x === b.data[0].x, y: a.data[0].y === b.data[0].y};
+    flips.get_by_role("button", name="3", exact=True).click()
+    wait_drawn(page, 0)
+    top = chart.evaluate(values)
+    flips.get_by_role("button", name="1", exact=True).click()
+    wait_drawn(page, 0)
+    calls = page.evaluate("() => window.__calls.map(c => [c.name, c.keys])")
+    assert [name for name, _ in calls] == ["relayout", "relayout"]
+    assert all(set(keys) <= {"images", "shapes"} and "shapes" in keys for _, keys in calls)
+    assert "1" in top and "1" not in chart.evaluate(values), "the colour bar's values follow the range"
+    page.evaluate("""() => {
+        window.__calls = [];
+        window.__before = window.explainerRuntime.steps[0].chart.data[0];
+        document.dispatchEvent(new CustomEvent('explainer:scheme'));
     }""")
-    # Another range: only the scale's ends differ, and the positions are the very same
-    # objects in both calls.
-    assert same == {"count": 2, "ends": False, "x": True, "y": True}
+    page.wait_for_function("() => window.__calls.length === 1")
+    same = page.evaluate("""() => {
+        const [call] = window.__calls, before = window.__before;
+        return call.name === "react" && call.data[0] !== before && call.data[0].x === before.x
+            && call.data[0].y === before.y;
+    }""")
+    assert same, "a fresh trace object (Plotly annotates it) holding the very same arrays"
 
 
 def test_another_matrix_redraws_only_its_picture(page):
@@ -140,9 +159,10 @@ def test_a_click_that_only_moves_the_selection_redraws_only_the_shapes(page):
 
 
 def test_a_click_that_changes_only_the_layout_relayouts_just_what_changed(built_site, offline_page):
-    """Bars are shapes: another word order moves the bars and renames the ticks, and
-    the runtime hands Plotly.relayout exactly those attributes, never Plotly.react,
-    which would draw the whole figure again (charts/bar.py, runtime.js layoutChanges)."""
+    """Bars are shapes, and names that change between states are shapes' labels under the
+    axis: another word order moves the bars and renames them, and the runtime hands
+    Plotly.relayout the shapes alone, never Plotly.react, which would draw the whole figure
+    again, and never the ticks, which hold still (charts/bar.py, held.py, runtime.js)."""
     out, _ = built_site
     page = offline_page.page
     page.goto((out / "self-attention" / "index.html").as_uri())
@@ -162,10 +182,14 @@ def test_a_click_that_changes_only_the_layout_relayouts_just_what_changed(built_
             };
         }
     }""")
-    before = chart.evaluate("gd => gd.layout.xaxis.ticktext.slice()")
+    names = "gd => Array.from(gd.querySelectorAll('.shapelayer text')).map(t => t.textContent)"
+    before = chart.evaluate(names)
+    ticks = chart.evaluate("gd => gd.layout.xaxis.ticktext.slice()")
     order = section.get_by_role("group", name="Word order", exact=True)
     order.get_by_role("button").nth(1).click()
     wait_drawn(page, index)
-    assert page.evaluate("window.__calls") == [["relayout", ["shapes", "xaxis.ticktext"]]]
-    assert chart.evaluate("gd => gd.layout.xaxis.ticktext") != before
+    assert page.evaluate("window.__calls") == [["relayout", ["shapes"]]]
+    after = chart.evaluate(names)
+    assert sorted(after) == sorted(before) and after != before, "the same words, shuffled"
+    assert chart.evaluate("gd => gd.layout.xaxis.ticktext") == ticks
     assert offline_page.errors == []

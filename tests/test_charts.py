@@ -9,12 +9,13 @@ import re
 import pytest
 
 from generator.render import charts
-from generator.render.charts.common import CATEGORICAL, ink_on
+from generator.render.charts import held
+from generator.render.charts.common import CATEGORICAL, ink_on, label_depth
 from generator.kinds.explainer.content import Chart
 from generator.load.schema import LABELS
 
 from .conftest import THEMES
-from .pictures import png_pixels
+from .pictures import colour_bar, png_pixels
 
 WORDS = {name: option.default for name, option in LABELS.items()}
 
@@ -80,9 +81,10 @@ def test_blocks_are_labelled_shapes_so_another_split_changes_only_shapes():
     assert [(b["x0"], b["x1"]) for b in blocks] == [(0, 1), (1, 2), (2, 3), (3, 4)]
     assert [b["label"]["text"] for b in blocks] == ["H1<br>0–0", "H2<br>1–1", "H3<br>2–2", "H4<br>3–3"]
     assert all(b["label"]["font"]["color"] == ink_on(b["fillcolor"]) for b in blocks)
-    # With values, the blocks' names label the bands above the strip: no annotations.
+    # With values, the blocks' names label the bands above the strip: the only annotations
+    # are the colour bar's values, the same in every state.
     strip = kind.figure(chart(), {"sizes": [2, 1], "labels": ["H1", "H2"], "values": [0.5, -1.0, 2.0]})
-    assert "annotations" not in strip["layout"]
+    assert [note["text"] for note in strip["layout"]["annotations"]] == ["−1", "0", "1", "2"]
     assert [s["label"]["text"] for s in strip["layout"]["shapes"] if "label" in s] == ["H1<br>0–1", "H2<br>2–2"]
 
 
@@ -145,7 +147,7 @@ def test_choosing_another_matrix_of_a_grid_changes_only_its_pictures_and_shapes(
 
 
 def test_a_grid_of_large_matrices_is_pictures_of_a_pixel_per_cell_with_one_colour_bar():
-    from generator.render.charts.common import colour_key, grey, levelled, sequential_colour
+    from generator.render.charts.common import grey, levelled, sequential_colour
 
     side = 21  # 441 cells: past a picture of printed values
     z = [[(i + j) / (2 * side) for j in range(side)] for i in range(side)]
@@ -153,14 +155,16 @@ def test_a_grid_of_large_matrices_is_pictures_of_a_pixel_per_cell_with_one_colou
     data = {"z": [z, z], "x": names, "y": names, "titles": ["one", "two"]}
     one = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 0})
     two = charts.get("heatmap_grid").figure(chart(), {**data, "highlight": 1})
-    assert one["data"] == two["data"] and one["data"][-1] == colour_key([0, 1], "sequential")
+    assert one["data"] == two["data"], "no trace changes: Plotly keeps the figure"
+    stops, values = colour_bar(one)
+    assert (values[0], values[-1]) == ("0", "1") and (stops[0], stops[-1]) == ("#fde725", "#440154")
     assert one["layout"]["margin"]["r"] >= 90, "room for the colour bar"
     assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
-    chosen, faded = (png_pixels(image["source"]) for image in two["layout"]["images"][::-1])
+    chosen, faded = (png_pixels(image["source"]) for image in two["layout"]["images"][-2::-1])
     assert chosen[3][5] == sequential_colour(levelled(z[3][5]))
     assert faded[3][5] == grey(sequential_colour(levelled(z[3][5])), 0.65), "the matrix not chosen is faded"
-    assert [image["xref"] for image in two["layout"]["images"]] == ["x", "x2"]
+    assert [image["xref"] for image in two["layout"]["images"]] == ["x", "x2", "paper"], "then the colour bar"
 
 
 def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
@@ -184,7 +188,7 @@ def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
 
 def test_a_large_matrix_is_a_picture_of_a_pixel_per_cell_with_a_colour_bar():
     from generator.render.charts import heatmap
-    from generator.render.charts.common import colour_key, levelled, sequential_colour
+    from generator.render.charts.common import levelled, sequential_colour
     from generator.render.charts.heatmap import PICTURE_CELLS
 
     assert f"up to {PICTURE_CELLS} cells" in heatmap.__doc__, "the authoring guide states the limit"
@@ -193,9 +197,11 @@ def test_a_large_matrix_is_a_picture_of_a_pixel_per_cell_with_a_colour_bar():
     z = [[(i * side + j) / side ** 2 for j in range(side)] for i in range(side)]
     mask = [[j > i for j in range(side)] for i in range(side)]
     figure = charts.get("heatmap").figure(chart(), {"z": z, "x": names, "y": names, "mask": mask})
-    assert figure["data"] == [colour_key([0, 1], "sequential")], "a trace that never changes: the colour bar"
+    assert figure["data"] == [{"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}], "a trace that never changes"
+    values = colour_bar(figure)[1]
+    assert values[0] == "0" and values[-1] == "1" and len(values) >= 3, "a colour bar for the colours"
     assert figure["layout"]["meta"] == {"hover": "cells"}, "the runtime hovers the cells from the table"
-    cells, hatch = figure["layout"]["images"]
+    cells, hatch, _ = figure["layout"]["images"]
     assert (cells["x"], cells["y"], cells["sizex"], cells["sizey"]) == (-0.5, -0.5, side, side)
     pixels = png_pixels(cells["source"])
     assert pixels == [[None if mask[i][j] else sequential_colour(levelled(z[i][j])) for j in range(side)]
@@ -229,8 +235,8 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
     one = kind.figure(chart(), {"sizes": [2, 2], "labels": ["a", "b"], "values": [0.5, -1.0, 2.0, 0.0],
                                 "range": [-2, 2]})
     two = kind.figure(chart(), {"sizes": [4], "labels": ["a"], "values": [1.0, 1.5, -0.5, 0.25], "range": [-2, 2]})
-    assert one["data"] == two["data"], "the colour bar's trace is the same: Plotly keeps the figure"
-    assert one["data"][0]["marker"]["cmin"] == -2 and one["data"][0]["marker"]["cmax"] == 2
+    assert one["data"] == two["data"], "no trace changes: Plotly keeps the figure"
+    assert colour_bar(one) == colour_bar(two) and colour_bar(one)[1] == ["−2", "−1", "0", "1", "2"]
     assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
     from urllib.parse import unquote
@@ -505,28 +511,37 @@ def test_a_diagram_draws_marks_alike_as_one_shape_and_changing_labels_on_shapes(
     assert [note["text"] for note in alone["annotations"]] == first["boxes"]
 
 
-def test_bar_names_that_most_states_change_are_written_on_shapes_under_the_axis():
-    """A changed tick text has Plotly draw both axes again: names under the bars that differ
-    in most states of the step (the likeliest next words) are the labels of shapes where the
-    ticks would write them, the ticks blank and the same in every state. Names that change
-    in few states, turned names and a bar chart drawn alone keep their ticks."""
+def test_bar_names_that_change_are_written_on_shapes_under_the_axis():
+    """The axis holds still: names under the bars that differ between states of the step (the
+    likeliest next words, a sentence shuffled in one state of four) are the labels of shapes
+    where the ticks would write them, the ticks blank and the same in every state; turned
+    ones too, read upwards with their ends at the axis and the title clear of them. Names
+    the same in every state, and a bar chart drawn alone, keep their ticks."""
     kind = charts.get("bar")
     states = [{"x": words, "y": [0.5, 0.3, 0.2], "highlight": 0}
               for words in (["sat", "lay", "ran"], ["on", "in", "by"], ["the", "a", "mat"])]
-    resolved = charts.resolved(chart(kind="bar", x_title="Word"), states)
-    for data in states:
-        layout = kind.figure(resolved, data)["layout"]
-        assert layout["xaxis"]["ticktext"] == ["", "", ""] and layout["xaxis"]["tickvals"] == [0, 1, 2]
-        names = [s for s in layout["shapes"] if s.get("yref") == "paper"]
-        assert [(s["label"]["text"], (s["x0"] + s["x1"]) / 2, s["y1"]) for s in names] == \
-            [(word, at, 0) for at, word in enumerate(data["x"])]
-        assert all(s["label"]["textposition"] == "bottom center" for s in names)
-    few = states[:1] * 3 + states[1:2]  # the names of one state in four
-    layout = kind.figure(charts.resolved(chart(kind="bar"), few), few[0])["layout"]
-    assert layout["xaxis"]["ticktext"] == few[0]["x"] and not any(s.get("yref") == "paper" for s in layout["shapes"])
+    for family in (states, states[:1] * 3 + states[1:2]):
+        resolved = charts.resolved(chart(kind="bar", x_title="Word"), family)
+        frames = set()
+        for data in family:
+            layout = kind.figure(resolved, data)["layout"]
+            assert layout["xaxis"]["ticktext"] == ["", "", ""] and layout["xaxis"]["tickvals"] == [0, 1, 2]
+            names = [s for s in layout["shapes"] if s.get("yref") in ("paper", "y domain")]
+            assert [(s["label"]["text"], (s["x0"] + s["x1"]) / 2, s["y1"]) for s in names] == \
+                [(word, at, 0) for at, word in enumerate(data["x"])]
+            assert all(s["label"]["textposition"] == "bottom center" for s in names)
+            frames.add(repr(held.frame({"layout": layout})))
+        assert len(frames) == 1, "one layout in every state"
     long = [{**data, "x": [word * 12 for word in data["x"]]} for data in states]
-    layout = kind.figure(charts.resolved(chart(kind="bar"), long), long[0])["layout"]
-    assert layout["xaxis"]["tickangle"] == -90 and layout["xaxis"]["ticktext"] == long[0]["x"]
+    layouts = [kind.figure(charts.resolved(chart(kind="bar", x_title="Word"), long), data)["layout"] for data in long]
+    assert all(layout["xaxis"]["ticktext"] == ["", "", ""] for layout in layouts)
+    turned = [s["label"] for s in layouts[0]["shapes"] if s.get("yref") in ("paper", "y domain")]
+    assert [label["text"] for label in turned] == long[0]["x"]
+    assert all(label["textangle"] == -90 and label["xanchor"] == "right" for label in turned)
+    reach = label_depth([w for data in long for w in data["x"]], False)
+    assert layouts[0]["xaxis"]["title"]["standoff"] >= reach and layouts[0]["margin"]["b"] >= reach + 30
+    same = charts.resolved(chart(kind="bar"), states[:1] * 3)
+    assert kind.figure(same, states[0])["layout"]["xaxis"]["ticktext"] == states[0]["x"]
     assert kind.figure(chart(kind="bar"), states[0])["layout"]["xaxis"]["ticktext"] == states[0]["x"]
 
 
@@ -659,8 +674,8 @@ def test_the_poster_of_a_log_axis_writes_its_ticks_and_places_values_in_powers_o
     from generator.render.poster import poster
 
     kind = charts.get("line")
-    c = charts.resolved(chart(kind="line", y_scale="log", y_range=[0.01, 100]), LOSSES[:1])
-    html = poster(kind.figure(c, {"x": [0, 1, 2], "y": [0.01, 1.0, 100.0]}))
+    data = {"x": [0, 1, 2], "y": [0.01, 1.0, 100.0]}
+    html = poster(kind.figure(charts.resolved(chart(kind="line", y_scale="log", y_range=[0.01, 100]), [data]), data))
     assert all(f">{text}<" in html for text in ("0.01", "1", "100")), "the build's ticks"
     assert 'y1="50.000%"' in html, "a grid line at 1, half way between 0.01 and 100"
     assert 'd="M 0.000,100.000 L 50.000,50.000 L 100.000,0.000"' in html, "the line through them"

@@ -15,6 +15,7 @@ from generator.render.charts import heatmap
 from generator.render.charts.common import ACCENT
 
 from .conftest import THEMES, write_files
+from .pictures import colour_bar
 from .test_charts import chart
 
 TABLE_LABELS = {key: option.default for key, option in LABELS.items()}
@@ -71,16 +72,16 @@ def test_cell_text_off_on_and_auto():
     small = {"z": [[0.5] * 4] * 4, "x": list("abcd"), "y": list("abcd")}
     on_a_phone = heatmap.figure(chart(kind="heatmap"), small)
     assert "<text" in _matrix_svg(on_a_phone) and "@media" not in _matrix_svg(on_a_phone)
-    assert on_a_phone["data"][0].get("marker") is None, "values written everywhere: no colour bar"
+    assert colour_bar(on_a_phone) is None, "values written everywhere: no colour bar"
     off = heatmap.figure(chart(kind="heatmap", cell_text="off"), small)
-    assert "<text" not in _matrix_svg(off) and off["data"][0]["marker"]["showscale"]
+    assert "<text" not in _matrix_svg(off) and colour_bar(off)
     labels = [str(i) for i in range(17)]
     crowded = {"z": [[0.5] * 17] * 17, "x": labels, "y": labels}
     auto = heatmap.figure(chart(kind="heatmap"), crowded)
     # On a phone a 17-column matrix's values would be about 4 px high: left out below the
     # width at which they are 9 px, with a colour bar for the colours.
     assert "@media (max-width:509.5px){text{display:none}}" in _matrix_svg(auto)
-    assert auto["data"][0]["marker"]["showscale"]
+    assert colour_bar(auto)
     labels = [str(i) for i in range(24)]
     big = {"z": [[0.25] * 24] * 24, "x": labels, "y": labels}
     assert heatmap.figure(chart(kind="heatmap"), big)["layout"]["images"][0]["source"].startswith("data:image/png")

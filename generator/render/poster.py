@@ -333,7 +333,12 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None, tall: floa
              f"stroke-width:{line.get('width', 2)}px")
     if line.get("dash") in _DASH_ARRAYS:
         style += f";stroke-dasharray:{_DASH_ARRAYS[line['dash']]}"
+    if "opacity" in shape:
+        style += f";opacity:{shape['opacity']}"
     across = shape.get("xsizemode") == "pixel" and shape.get("ysizemode") != "pixel"
+    down = shape.get("ysizemode") == "pixel" and shape.get("xsizemode") != "pixel"
+    if (across or down) and shape.get("type") == "rect" and shape.get("path") is None:
+        return _band(shape, fx, fy, style, across)
     if across and (tall is None or shape.get("path") is None):
         return ""  # drawn only over the whole plot area, whose height it needs
     pixels = not across and "pixel" in (shape.get("xsizemode"), shape.get("ysizemode"))
@@ -365,6 +370,22 @@ def _path(shape: dict, plots: dict[str, _Plot], inside: _Plot | None, tall: floa
                 f'<path d="{d}" style="{style}"/></svg>')
     return (f'<svg width="100%" height="100%" viewBox="0 0 100 100" preserveAspectRatio="none" overflow="visible">'
             f'<path d="{d}" vector-effect="non-scaling-stroke" style="{style}"/></svg>')
+
+
+def _band(shape: dict, fx, fy, style: str, across: bool) -> str:
+    """A rectangle sized in pixels one way about its anchor and in axis units the other (a
+    veil over the tick labels past a state's end, held.py): pixels up the screen as y grows."""
+    if across:
+        top, bottom = sorted((fy(shape["y0"]), fy(shape["y1"])))
+        left = min(shape["x0"], shape["x1"])
+        return (f'<svg x="{fx(shape["xanchor"]):.3f}%" y="0" overflow="visible"><rect x="{left:g}" '
+                f'width="{abs(shape["x1"] - shape["x0"]):g}" y="{top:.3f}%" height="{bottom - top:.3f}%" '
+                f'style="{style}"/></svg>')
+    left, right = sorted((fx(shape["x0"]), fx(shape["x1"])))
+    top = -max(shape["y0"], shape["y1"])
+    return (f'<svg x="0" y="{fy(shape["yanchor"]):.3f}%" overflow="visible"><rect x="{left:.3f}%" '
+            f'width="{right - left:.3f}%" y="{top:g}" height="{abs(shape["y1"] - shape["y0"]):g}" '
+            f'style="{style}"/></svg>')
 
 
 def _image(image: dict, plot: _Plot) -> str:
@@ -449,8 +470,7 @@ def _scatter(trace: dict, plot: _Plot) -> str:
         out += [f'<line x1="{a[0]:.3f}%" y1="{a[1]:.3f}%" x2="{b[0]:.3f}%" y2="{b[1]:.3f}%" '
                 f'style="stroke:{colour};stroke-width:{trace.get("line", {}).get("width", 2)}px"/>'
                 for a, b in zip(points, points[1:])]
-    # Markers and their text past the axes are clipped away, as Plotly clips them (a
-    # colour bar's own trace sits there: charts/common.py, colour_key).
+    # Markers and their text past the axes are clipped away, as Plotly clips them.
     shown = [(point, text) for point, (x, y, text) in zip(points, kept)
              if _inside(plot.x, x) and _inside(plot.y, y)]
     if "markers" in mode:

@@ -111,6 +111,15 @@ CHART = {
                           "model returns as a float, 9.0, is then 9.00: say count).",
                           default="", check=lambda v: None if v == "" or (v not in ("text", "shape") and formatter(v))
                           else f"expected count, fixed:N, significant:N or percent, found {v!r}"),
+    "rescale": Option((str,), "Why this chart's axes must change between the states of its step, in words the "
+                      "reader sees (\"the matrix grows from 6 to 48 tokens, and at one scale the small ones could "
+                      "not be read\"). By default a chart holds one layout in every state of its step, worked out "
+                      "over all of them (the union of the data sets the ranges, the widest label the margins, a "
+                      "declared range wins), so a bar or a line that looks the same height in two states is the "
+                      "same value. With a reason, each state's axes fit that state alone: the page writes the "
+                      "reason under the chart and tells the reader each time the scale changes.",
+                      default="", check=lambda v: None if v == "" or v.strip() else "expected a reason, found "
+                      "only spaces"),
     "horizontal": Option((bool,), "bar: draw the bars across, the labels down the side (for long labels).",
                          default=False),
     "stacked": Option((bool,), "bar with several series: stack them (default: side by side).", default=False),

@@ -23,8 +23,9 @@ import math
 from .common import exact, span_text, ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
     empty_trace, index_problem, is_log, is_number, issues, labels_problem, log_axis, log_problem, log_rounded, \
     log_span, minus, nice_span, number_cell, numbers_problem, outside, picture, rounded, span_of, \
-    step_facts, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, TICK_FONT, labelled_x, \
-    left_margin
+    step_facts, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, TICK_FONT, bottom_margin, \
+    left_margin, side_margin
+from .held import NAME_PADDING, clear_title, held, held_labels, x_label_shapes, y_label_shapes
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -158,31 +159,23 @@ def _stack_ends(series: list[list]) -> list[float]:
 
 def ranges(chart, all_data: list[dict]) -> dict:
     """The value axis, the same in every state: declared, or holding every bar of
-    every state (and its label), the threshold and zero; and whether the bars' names
-    are written on shapes (see _names_on_shapes)."""
+    every state (and its label), the threshold and zero; and the bars' names over every
+    state (see _names)."""
     found = {} if declared_range(chart, "y_range") else {"y_range": _computed(chart, all_data)}
-    if _names_on_shapes(chart, all_data):
-        found["names_on_shapes"] = True
+    if held(chart):
+        found["names"] = _names(chart, all_data)
     return found
 
 
-def _names_on_shapes(chart, all_data: list[dict]) -> bool:
-    """Whether the names under the bars are those of the state in most states of the step
-    (the five likeliest next words), staying upright in every one: they are then written
-    as the labels of shapes under the axis, where its ticks would write them, so a click is
-    a relayout of the shapes alone. A changed tick text has Plotly draw both axes again,
-    which doubles the cost of a click (5 ms where the bars take 2 here); but the labels
-    are drawn again with the bars on every click, so names that change in a few states
-    only (a sentence shuffled or not) stay ticks. Turned names stay ticks too."""
-    names = {tuple(map(str, data["x"])) for data in all_data}
-    if chart.horizontal or len(names) < 2 or len(names) * 2 <= len(all_data):
-        return False
-    return all(labelled_x([str(v) for v in data["x"]], PHONE_PLOT / len(data["x"]), chart.x_title,
-                          thin=False)[0]["tickangle"] == 0 for data in all_data)
-
-
-# Where Plotly writes an upright tick label below the axis, as a shape's label's padding (measured).
-_NAME_PADDING = 4
+def _names(chart, all_data: list[dict]):
+    """The names of the bars in every state, a place for each bar of the longest state.
+    The same in every state, they are the axis's ticks; otherwise they are written as the
+    labels of shapes where its ticks would write them (held.py), so a click is a relayout
+    of the shapes alone (a changed tick text has Plotly lay both axes out again). Under
+    upright bars each keeps its label: they turn rather than thin out."""
+    lists = [[str(v) for v in data["x"]] for data in all_data]
+    count = max(map(len, lists))
+    return held_labels(lists, PHONE_PLOT / count, thin=False, turns=not chart.horizontal, prefixes=False)
 
 
 def _computed(chart, all_data) -> list[float]:
@@ -271,18 +264,29 @@ def figure(chart, data: dict) -> dict:
     else:
         values_axis = axis(chart.x_title if horizontal else chart.y_title, range=list(span),
                            tickformat=chart.y_format or None, zeroline=True, zerolinecolor=theme_colour("axis"))
-    names_of_bars = [str(v) for v in x]
-    if horizontal:
-        label_ticks, margin = {"tickvals": positions, "ticktext": names_of_bars}, {"l": left_margin(names_of_bars, chart.y_title)}
-    else:  # every bar keeps its label: they turn rather than thin out
-        label_ticks, bottom = labelled_x(names_of_bars, PHONE_PLOT / len(x), chart.x_title, thin=False)
-        margin = {"b": bottom}
-        if step_facts(chart).get("names_on_shapes") and label_ticks["tickangle"] == 0:
-            # The ticks stay, blank and the same in every state (the title keeps its place).
-            label_ticks["ticktext"] = [""] * len(names_of_bars)
-            shapes += [_name(name, at) for at, name in enumerate(names_of_bars)]
-    labels_axis = axis(chart.y_title if horizontal else chart.x_title, **label_ticks,
-                       range=[len(x) - 0.5, -0.5] if horizontal else [-0.5, len(x) - 0.5], showgrid=False)
+    labelled = step_facts(chart).get("names") or _names(chart, [data])
+    count = labelled.count
+    title = chart.y_title if horizontal else chart.x_title
+    label_ticks = {"tickvals": list(range(count)),
+                   "ticktext": list(labelled.ticks[1]) if labelled.ticks else [""] * count}
+    if not horizontal:
+        label_ticks["tickangle"] = 0 if labelled.upright else -90
+    if labelled.ticks is None:
+        # The ticks stay, blank and the same in every state; the names are shapes' labels.
+        if horizontal:
+            shapes += y_label_shapes(labelled, x)
+        elif labelled.upright:
+            shapes += [_name(name, at) for at, name in enumerate(map(str, x))]
+        else:
+            shapes += x_label_shapes(labelled, x)
+    margin = {"l": side_margin(labelled.depth, chart.y_title)} if horizontal else \
+        {"b": bottom_margin(labelled.depth, chart.x_title)}
+    labels_axis = axis(title, **label_ticks, range=[count - 0.5, -0.5] if horizontal else [-0.5, count - 0.5],
+                       showgrid=False)
+    if horizontal or not labelled.upright:
+        # Upright names under the bars sit where ticks would, with the title where it always
+        # was; turned, or beside horizontal bars, the title stands clear of them.
+        labels_axis = clear_title(labels_axis, labelled, horizontal)
     layout = base_layout(chart, xaxis=values_axis if horizontal else labels_axis,
                          yaxis=labels_axis if horizontal else values_axis, shapes=shapes,
                          # Pointing at a bar shows its row of the table (the runtime reads it).
@@ -414,10 +418,10 @@ def _written(text: str, at: int, value: float, horizontal: bool, span, base: flo
 
 def _name(text: str, at: int) -> dict:
     """A bar's name under the axis, where an upright tick label would be, as the label of
-    an empty box on the axis (see _names_on_shapes)."""
+    an empty box on the axis (see _names)."""
     return {"type": "rect", "xref": "x", "yref": "paper", "x0": at - _HALF_BAR, "x1": at + _HALF_BAR, "y0": 0,
             "y1": 0, "layer": "above", "line": {"width": 0},
-            "label": {"text": text, "textposition": "bottom center", "yanchor": "top", "padding": _NAME_PADDING,
+            "label": {"text": text, "textposition": "bottom center", "yanchor": "top", "padding": NAME_PADDING,
                       "font": {"size": TICK_FONT}}}
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import functools
 import math
 
-from .common import exact, span_text, ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colour_key, \
+from .common import exact, span_text, ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, \
     declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, number_cell, outward, \
-    picture, scale_colour, span_of, table as data_table
+    picture, scale_colour, span_of, step_facts, table as data_table
+from .colour_bar import colour_bar
+from .held import held
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -41,15 +43,24 @@ def check(data: dict, chart=None) -> list:
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
-    """The strip's colour range over every state, unless declared."""
+    """The strip's colour range over every state, unless declared; and the longest
+    state's positions, which the axis holds in every state."""
+    facts = {"length": max(sum(d["sizes"]) for d in all_data)} if held(chart) else {}
     found = [d["values"] for d in all_data if d.get("values") is not None]
-    if not found or declared_range(chart, "z_range"):
-        return {}
-    low, high = span_of(found)
-    if chart.scale == "diverging":
-        reach = max(abs(low), abs(high)) or 1.0
-        low, high = -reach, reach
-    return {"z_range": outward(low, high)}
+    if not found:
+        return facts
+    span = declared_range(chart, "z_range")
+    if not span:
+        low, high = span_of(found)
+        if chart.scale == "diverging":
+            reach = max(abs(low), abs(high)) or 1.0
+            low, high = -reach, reach
+        span = outward(low, high)
+        facts["z_range"] = span
+    # A state's own range gives it a colour bar of its own (colour_bar.py).
+    if len({tuple(d.get("range") or span) for d in all_data if d.get("values") is not None}) > 1:
+        facts["bar_changes"] = True
+    return facts
 
 
 def _problem(data: dict) -> str | None:
@@ -86,7 +97,7 @@ def figure(chart, data: dict) -> dict:
     if data.get("values") is None:
         figure = _segments(chart, sizes, labels, starts, total)
     else:
-        span = data.get("range") or declared_range(chart, "z_range") or next(iter(ranges(chart, [data]).values()))
+        span = data.get("range") or declared_range(chart, "z_range") or ranges(chart, [data]).get("z_range")
         figure = _strip(chart, data["values"], sizes, labels, starts, total, span)
     selected = data.get("highlight")
     if selected is not None:
@@ -98,6 +109,11 @@ def figure(chart, data: dict) -> dict:
             "x1": starts[selected] + sizes[selected] - (0 if data.get("values") is None else 0.5),
             "y0": low - 0.04, "y1": high + 0.04, "line": {"color": ACCENT, "width": 4}})
     return figure
+
+
+def _length(chart, total: int) -> int:
+    """The positions the axis holds: the step's longest state's, or this one's."""
+    return step_facts(chart).get("length") or total
 
 
 def _segments(chart, sizes, labels, starts, total) -> dict:
@@ -113,7 +129,8 @@ def _segments(chart, sizes, labels, starts, total) -> dict:
                        "label": {"text": f"{label}<br>{start}–{start + size - 1}",
                                  "font": {"color": ink_on(colour), "size": 13 if len(sizes) <= 4 else 11}}})
     layout = base_layout(chart, shapes=shapes,
-                         xaxis=axis(chart.x_title, range=[0, total], dtick=max(1, total // 8)),
+                         xaxis=axis(chart.x_title, range=[0, _length(chart, total)],
+                                    dtick=max(1, _length(chart, total) // 8)),
                          yaxis=axis(chart.y_title, showticklabels=False, range=[-0.5, 0.5]))
     return {"data": [empty_trace()], "layout": layout}
 
@@ -122,10 +139,8 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
     low, high = span
     if low == high:  # every value the same: shaded as the middle of the scale
         low, high = low - 1, high + 1
-    # The strip is a picture and a trace out of view carries the colour bar. With a range
-    # the same in every state, that trace never changes, and a new vector changes the
-    # picture alone.
-    key = colour_key((low, high), chart.scale)
+    # The strip is a picture, and its colour bar a picture and text in the layout too
+    # (colour_bar.py): a new vector changes the strip's picture alone.
     shapes = []
     for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
         left, right = start - 0.5, start + size - 0.5
@@ -142,12 +157,20 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
                                  "font": {"size": 11 if len(sizes) <= 4 else 9}}})
     strip = picture(_strip_svg(tuple(values), low, high, chart.scale), -0.5, 0.5, total, 1)
     layout = base_layout(chart, shapes=shapes, images=[strip],
-                         xaxis=axis(chart.x_title, range=[-0.5, total - 0.5], dtick=max(1, total // 8),
+                         xaxis=axis(chart.x_title, range=[-0.5, _length(chart, total) - 0.5],
+                                    dtick=max(1, _length(chart, total) // 8),
                                     showgrid=False),
                          yaxis=axis(chart.y_title, showticklabels=False, showgrid=False, ticks="",
                                     range=[-0.5, 1.5]))
     layout["margin"]["r"] = COLORBAR_MARGIN
-    return {"data": [key], "layout": layout}
+    margin = layout["margin"]
+    bar = colour_bar((low, high), chart.scale, chart.height - margin["t"] - margin["b"],
+                     step_facts(chart).get("bar_changes", False))
+    layout["images"] += bar["images"]
+    layout["shapes"] += bar.get("shapes", [])
+    if bar.get("annotations"):
+        layout["annotations"] = bar["annotations"]
+    return {"data": [empty_trace()], "layout": layout}
 
 
 @functools.lru_cache(maxsize=256)

@@ -12,8 +12,8 @@ from ...compute.formats import fixed, formatter, is_shared, minus, percent, powe
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
-SEQUENTIAL = "Viridis"  # perceptually uniform and colour-blind-safe, light or dark page
-# Plotly's Viridis, as (position, colour) stops, for what the build shades itself.
+# The sequential scale: Plotly's Viridis, perceptually uniform and colour-blind-safe on a light
+# or dark page, as (position, colour) stops, for what the build shades itself.
 _VIRIDIS = [(0.0, "#440154"), (0.06274509803921569, "#48186a"), (0.12549019607843137, "#472d7b"),
             (0.18823529411764706, "#424086"), (0.25098039215686274, "#3b528b"), (0.3137254901960784, "#33638d"),
             (0.3764705882352941, "#2c728e"), (0.4392156862745098, "#26828e"), (0.5019607843137255, "#21918c"),
@@ -52,13 +52,9 @@ def base_layout(chart, **extra) -> dict:
     return layout
 
 
-# The right margin of a chart with a colour bar: room for the bar and its labels
-# ("−1.5", "10") from the start. Plotly still widens it if the labels need more, but
-# when the bar fits, Plotly does not lay the whole figure out a second time on every
-# redraw.
+# The right margin of a chart with a colour bar (colour_bar.py): room for the bar and its
+# values ("−1.5", "10") from the start, so the plot keeps its width whatever the scale.
 COLORBAR_MARGIN = 90
-# A colour bar's own settings: "allow" for the reason axis() gives.
-COLORBAR = {"thickness": 12, "len": 0.9, "ticklabeloverflow": "allow"}
 
 
 def axis(title: str = "", **extra) -> dict:
@@ -102,11 +98,6 @@ def diverging_colour(value: float) -> str:
 def scale_colour(scale: str, value: float) -> str:
     """The colour of `value` (0 to 1 along the scale) on the scale named 'sequential' or 'diverging'."""
     return diverging_colour(value) if scale == "diverging" else sequential_colour(value)
-
-
-def colourscale(scale: str):
-    """The Plotly colorscale of a scale name."""
-    return DIVERGING if scale == "diverging" else SEQUENTIAL
 
 
 def _scale_colour(stops, value: float) -> str:
@@ -219,19 +210,6 @@ def levelled(fraction: float, levels: int = 256) -> float:
     """A position along a colour scale kept to one of `levels` steps, as a screen's 8-bit
     channels show it anyway: a picture then needs no more colours than a palette holds."""
     return round(min(1.0, max(0.0, fraction)) * (levels - 1)) / (levels - 1)
-
-
-def colour_key(span, scale: str) -> dict:
-    """A trace that only carries the colour bar of a chart drawn as pictures: two markers
-    coloured by the scale's two ends, out of view (left of and below any chart's cells,
-    which start at -0.5). A scatter trace, so the basic plotly.js bundle, which has no
-    heatmap, draws every chart kind. The same for every state with the same range, so it
-    never makes Plotly redraw."""
-    low, high = span
-    marker = {"color": [low, high], "cmin": low, "cmax": high, "colorscale": colourscale(scale),
-              "showscale": True, "colorbar": COLORBAR}
-    return {"type": "scatter", "mode": "markers", "x": [-3, -2], "y": [-3, -3], "marker": marker,
-            "showlegend": False, "hoverinfo": "skip"}
 
 
 def _svg_uri(svg: str) -> str:
@@ -520,7 +498,12 @@ def bottom_margin(depth: float, title: str) -> int:
 def left_margin(texts, title: str) -> int:
     """The left margin a y axis needs for its tick labels (written out, as a category
     axis's are) and its title."""
-    return max(64, math.ceil(label_depth(texts, False) + (_TITLE_ROOM if title else _BARE_ROOM)))
+    return side_margin(label_depth(texts, False), title)
+
+
+def side_margin(depth: float, title: str) -> int:
+    """The left margin for labels reaching `depth` px from the y axis, and its title."""
+    return max(64, math.ceil(depth + (_TITLE_ROOM if title else _BARE_ROOM)))
 
 
 # --- Log axes (x_scale or y_scale = "log") ------------------------------------------------

@@ -25,6 +25,7 @@ import textwrap
 
 from .common import ACCENT, PHONE_CHART, Issue, axis, base_layout, empty_trace, issues, path_number, see_through, \
     step_facts, table as data_table, text_width, theme_colour, widest
+from .held import held
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -105,7 +106,15 @@ def ranges(chart, all_data: list[dict]) -> dict:
             found = (str(boxes[index]), tuple(at[index])) if index < min(len(boxes), len(at)) else None
             seen.setdefault(index, set()).add(found)
     changing = sorted(index for index, found in seen.items() if len(found) > 1)
-    return {"changing_labels": changing} if changing else {}
+    found = {"changing_labels": changing} if changing else {}
+    if held(chart):  # the grid of every state: its axes stay put as boxes come and go
+        found["extent"] = [max(_extent(data.get("at") or [[0, 0]])[i] for data in all_data) for i in (0, 1)]
+    return found
+
+
+def _extent(at) -> tuple[int, int]:
+    """The columns and rows the boxes at `at` take."""
+    return max(p[0] + (p[2] if len(p) == 3 else 1) for p in at), max(p[1] for p in at) + 1
 
 
 def _box(place) -> tuple[float, float, float, float]:
@@ -120,8 +129,7 @@ def figure(chart, data: dict) -> dict:
     path = data.get("highlight") or []
     faded = set(data.get("faded") or [])
     on_path = {(a, b) for a, b in zip(path, path[1:])}
-    columns = max(p[0] + (p[2] if len(p) == 3 else 1) for p in at)
-    rows = max(p[1] for p in at) + 1
+    columns, rows = step_facts(chart).get("extent") or _extent(at)
     arrows = []
     for a, b in data.get("arrows") or []:
         marked = (a, b) in on_path

@@ -27,10 +27,13 @@ from __future__ import annotations
 import functools
 
 from .common import exact, span_text, ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
-    base_layout, colour_key, declared_range, empty_trace, grey, hover_meta, index_problem, ink_on, is_number, \
+    base_layout, declared_range, empty_trace, grey, hover_meta, index_problem, ink_on, is_number, \
     issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, number_cells, outward, \
     picture, placed, png_uri, scale_colour, span_of, table as data_table, tick_labels
 from . import regions as marks
+from .common import bottom_margin, side_margin, step_facts
+from .colour_bar import colour_bar
+from .held import clear_title, held, held_labels, tick_spec, veils, x_label_shapes, y_label_shapes
 from ...compute.formats import is_shared
 
 
@@ -167,12 +170,21 @@ def colour_range(chart, matrices: list) -> list[float]:
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
-    """The colour range over every state drawn on the chart's own scale and range."""
+    """The colour range over every state drawn on the chart's own scale and range, the
+    regions' key and the layout every state holds (frame)."""
     own = [d for d in all_data if d.get("range") is None and d.get("scale", chart.scale) == chart.scale]
     found = {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
     key = marks.key_entries(all_data)
     if key:  # the regions' key, the same in every state: a fact of the step, not an option
         found["region_key"] = key
+    if held(chart):  # the layout of every state, unless the chart rescales
+        found["frame"] = frame(chart, all_data)
+    # Whether the colour bar differs between states (a state on a scale of its own): its
+    # values are then written on shapes (colour_bar.py).
+    keys = {(tuple(d["range"]) if d.get("range") else tuple(found["z_range"]) if d.get("scale", chart.scale)
+             == chart.scale else SEQUENTIAL_RANGE, d.get("scale", chart.scale)) for d in all_data}
+    if len(keys) > 1:
+        found["bar_changes"] = True
     return found
 
 
@@ -220,8 +232,47 @@ def masked_key(text: str) -> list[dict]:
     return [swatch, name]
 
 
+def frame(chart, all_data: list[dict]) -> dict:
+    """The layout the heatmap holds in every state of `all_data`: the cells of the largest
+    matrix (square when any state is a picture, whose printed values are not to be
+    stretched), the labels of every state (the longest list's on the axis when every
+    state's begin it, else written on shapes), the margins of the widest, the key's room
+    when any state masks cells, and a colour bar when any state's values are left out."""
+    xs, ys = [d["x"] for d in all_data], [d["y"] for d in all_data]
+    columns, rows = max(map(len, xs)), max(map(len, ys))
+    keyed = any(d.get("mask") is not None for d in all_data)
+    cell_text = getattr(chart, "cell_text", "auto")
+    # Square cells when the largest matrix is a picture, whose printed values are not to be
+    # stretched (a smaller one's are left out at its size in this frame).
+    square = cell_text == "on" or columns * rows <= PICTURE_CELLS
+    right = 16 if square and cell_text != "off" else COLORBAR_MARGIN
+    row_labels = held_labels(ys, (chart.height - 72 - (24 if keyed else 0)) / rows, turns=False)
+    left = side_margin(row_labels.depth, chart.y_title)
+    # The regions' key above the plot, in lines that fit a phone's plot; then the top margin.
+    key = step_facts(chart).get("region_key")
+    lines = marks.key_lines(marks.key_entries(all_data) if key is None else key, PHONE_CHART - left - right)
+    top = marks.top_margin(len(lines), keyed)
+    plan = None
+    for _ in range(2):  # again with a colour bar's margin, when a phone's cells cannot hold the values
+        # The room of a column on a phone; square cells may make the plot narrower still.
+        room = (PHONE_CHART - left - right) / columns
+        column_labels = held_labels(xs, room)
+        if square:
+            room = min(room, (chart.height - bottom_margin(column_labels.depth, chart.x_title) - top) / rows)
+            column_labels = held_labels(xs, room)
+            row_labels = held_labels(ys, room, turns=False)
+            plan = text_plan(chart, room, columns)
+        if right == COLORBAR_MARGIN or plan == 0.0:
+            break
+        right = COLORBAR_MARGIN
+    return {"columns": columns, "rows": rows, "keyed": keyed, "square": square, "room": room,
+            "x": column_labels, "y": row_labels, "lines": lines, "colour_bar": right == COLORBAR_MARGIN,
+            "margin": {"l": left, "r": right, "t": top, "b": bottom_margin(column_labels.depth, chart.x_title)}}
+
+
 def figure(chart, data: dict) -> dict:
-    key = marks.chart_key(chart, data)  # before state_chart, which keeps no step facts
+    facts = step_facts(chart)  # before state_chart, which keeps no step facts
+    held_frame = facts.get("frame") or frame(chart, [data])
     chart = state_chart(chart, data)
     x, y, z, mask = data["x"], data["y"], data["z"], data.get("mask")
     span = declared_range(chart, "z_range") or colour_range(chart, [unmasked(z, mask)])
@@ -232,46 +283,40 @@ def figure(chart, data: dict) -> dict:
     masked = mask is not None and any(any(row) for row in mask)
     if masked:
         shapes += masked_key(str(data.get("mask_label") or "masked"))
-    # Data that gives a mask keeps the key's room even when no cell is masked, so the
-    # matrix stays put as the mask comes and goes (and the click is a relayout of the
-    # picture and shapes, where a changed margin has Plotly lay the whole figure out).
-    keyed = mask is not None
+    # Labels that change between states: on shapes, or veiled past this state's end.
+    columns, rows = held_frame["x"], held_frame["y"]
+    shapes += veils(columns, len(x), "x") + veils(rows, len(y), "y")
+    if columns.ticks is None:
+        shapes += x_label_shapes(columns, x)
+    if rows.ticks is None:
+        shapes += y_label_shapes(rows, y)
     cell_text = getattr(chart, "cell_text", "auto")
     as_picture = len(x) * len(y) <= PICTURE_CELLS or cell_text == "on"
-    right = 16 if as_picture and cell_text != "off" else COLORBAR_MARGIN
-    rows = ticks(y, (chart.height - 72 - (24 if keyed else 0)) / len(y))
-    left = left_margin(rows["ticktext"], chart.y_title)
-    # The regions' key above the plot, in lines that fit a phone's plot; then the top margin.
-    lines = marks.key_lines(key, PHONE_CHART - left - right)
-    top = marks.top_margin(len(lines), keyed)
-    plan = None
-    for _ in range(2):  # again with a colour bar's margin, when a phone's cells cannot hold the values
-        # The room of a column on a phone; square cells may make the plot narrower still.
-        room = (PHONE_CHART - left - right) / len(x)
-        columns, bottom = labelled_x(x, room, chart.x_title)
-        if as_picture:
-            room = min(room, (chart.height - bottom - top) / len(y))
-            columns, bottom = labelled_x(x, room, chart.x_title)
-            rows = ticks(y, room)
-            plan = text_plan(chart, room, len(x))
-        if right == COLORBAR_MARGIN or plan == 0.0:
-            break
-        right = COLORBAR_MARGIN
+    square = held_frame["square"]
+    # The values are written where this matrix's picture is drawn wide enough for them.
+    plan = text_plan(chart, held_frame["room"], len(x)) if as_picture else None
+    x_ticks = tick_spec(columns)
+    if columns.ticks is not None:
+        x_ticks["tickangle"] = 0 if columns.upright else -90
+    x_axis = axis(chart.x_title, **x_ticks, range=cell_range(held_frame["columns"]),
+                  **(_SQUARE_X if square else {"showgrid": False}))
+    y_axis = axis(chart.y_title, **tick_spec(rows), range=cell_range(held_frame["rows"], True),
+                  **(_SQUARE_Y if square else {"showgrid": False}))
     layout = base_layout(
         chart,
-        xaxis=axis(chart.x_title, **columns, range=cell_range(len(x)),
-                   **(_SQUARE_X if as_picture else {"showgrid": False})),
-        yaxis=axis(chart.y_title, **rows, range=cell_range(len(y), True),
-                   **(_SQUARE_Y if as_picture else {"showgrid": False})),
+        xaxis=clear_title(x_axis, columns),
+        yaxis=clear_title(y_axis, rows, vertical=True),
         shapes=shapes,
         # The runtime names the cell under the pointer from the step's table.
         meta=hover_meta("cells"),
     )
-    layout["margin"].update(l=left, r=right, b=bottom)
-    if top != 16:
-        layout["margin"]["t"] = top
+    margin = held_frame["margin"]
+    layout["margin"].update(l=margin["l"], r=margin["r"], b=margin["b"])
+    if margin["t"] != 16:
+        layout["margin"]["t"] = margin["t"]
+    lines = held_frame["lines"]
     if lines:
-        swatches, notes = marks.key_marks(lines, 1 if keyed else 0)
+        swatches, notes = marks.key_marks(lines, 1 if held_frame["keyed"] else 0)
         layout["shapes"] = shapes + swatches
         layout["annotations"] = notes
     hatched = marks.hatched(data.get("regions"))
@@ -279,12 +324,18 @@ def figure(chart, data: dict) -> dict:
     if as_picture:
         layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask, text=plan, cell_format=fmt,
                                                hatched=hatched), -0.5, -0.5, len(x), len(y))]
-        # No colour bar where every cell has its value written in it (as in heatmap_grid).
-        return {"data": [empty_trace() if plan == 0.0 else colour_key(span, chart.scale)], "layout": layout}
-    # Too many cells to print their values: a pixel per cell, and a colour bar that says
-    # what the colours mean.
-    layout["images"] = raster_pictures(z, span, chart.scale, mask, hatched=hatched)
-    return {"data": [colour_key(span, chart.scale)], "layout": layout}
+    else:  # too many cells to print their values: a pixel per cell
+        layout["images"] = raster_pictures(z, span, chart.scale, mask, hatched=hatched)
+    # A colour bar says what the colours mean wherever some state's values are left out (none
+    # where every cell has its value written in it, as in heatmap_grid): beside the matrix.
+    if held_frame["colour_bar"]:
+        bar = colour_bar(span, chart.scale, chart.height - margin["t"] - margin["b"],
+                         facts.get("bar_changes", False), xref="x domain")
+        layout["images"] += bar["images"]
+        layout["shapes"] = layout["shapes"] + bar.get("shapes", [])
+        if bar.get("annotations"):
+            layout["annotations"] = layout.get("annotations", []) + bar["annotations"]
+    return {"data": [empty_trace()], "layout": layout}
 
 
 def raster_pictures(z, span, scale: str, mask=None, fade=None, hatched=()) -> list[dict]:

@@ -12,8 +12,9 @@ import functools
 import math
 import textwrap
 
-from .common import ACCENT, COLORBAR_MARGIN, Issue, axis, base_layout, colour_key, empty_trace, index_problem, \
+from .common import ACCENT, COLORBAR_MARGIN, Issue, axis, base_layout, empty_trace, index_problem, \
     issues, labelled_x, labels_problem, matrix_problem, picture, table as data_table
+from .colour_bar import colour_bar
 from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
     raster_pictures, row_outline, table_rows, text_plan, ticks, unmasked
 
@@ -169,8 +170,11 @@ def figure(chart, data: dict) -> dict:
         layout["images"] = images
     layout["margin"].update(t=32, b=bottom_needed)
     if not as_pictures or plan != 0.0:  # values left out somewhere: a colour bar says what colours mean
-        traces.append(colour_key(span, chart.scale))
         layout["margin"]["r"] = COLORBAR_MARGIN
+        margin = layout["margin"]
+        bar = colour_bar(span, chart.scale, chart.height - margin["t"] - margin["b"], False)
+        layout["images"] = layout.get("images", []) + bar["images"]
+        layout["annotations"] = layout.get("annotations", []) + bar["annotations"]
     return {"data": traces, "layout": layout}
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from .common import exact, span_text, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
     is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, number_cell, path_number, \
-    rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
+    rounded, span_of, step_facts, table as data_table, theme_colour, PHONE_PLOT, bottom_margin
+from .held import clear_title, held, held_labels, x_label_shapes
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -105,10 +106,22 @@ def check(data: dict, chart=None) -> list[Issue]:
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
-    """The y axis, the same in every state: declared, or holding every line of every state."""
-    if declared_range(chart, "y_range"):
-        return {}
-    return {"y_range": _computed(chart, all_data)}
+    """The y axis, the same in every state: declared, or holding every line of every state;
+    and the x axis, holding every state's x (numbers: from the least to the greatest, unless
+    x_range is declared; labels: the longest state's places, see _names)."""
+    found = {} if declared_range(chart, "y_range") else {"y_range": _computed(chart, all_data)}
+    if held(chart):
+        if all(_numeric(data["x"]) for data in all_data):
+            found["x_span"] = [min(min(data["x"]) for data in all_data), max(max(data["x"]) for data in all_data)]
+        else:
+            found["names"] = _names([data["x"] for data in all_data])
+    return found
+
+
+def _names(lists: list[list]):
+    """The x labels of every state: the axis's ticks when they are the same in all of them,
+    else written on shapes (held.py)."""
+    return held_labels(lists, PHONE_PLOT / max(map(len, lists)), prefixes=False)
 
 
 def _computed(chart, all_data) -> list[float]:
@@ -162,15 +175,22 @@ def figure(chart, data: dict) -> dict:
             shape["label"] = {"text": str(data["rule_label"]), "textposition": "end", "textangle": 0,
                               "xanchor": "left", "yanchor": "top", "padding": 6, "font": {"size": 12}}
         shapes.append(shape)
+    low, high = declared_range(chart, "x_range") or step_facts(chart).get("x_span") or \
+        ((min(x), max(x)) if numeric else (0, 0))
     if log_x:
-        x_axis = axis(chart.x_title, **log_axis([min(x), max(x)] if min(x) < max(x) else log_span(min(x), max(x))),
-                      showgrid=False)
+        x_axis = axis(chart.x_title, **log_axis([low, high] if low < high else log_span(low, high)), showgrid=False)
     elif numeric:
-        low, high = min(x), max(x)
         x_axis = axis(chart.x_title, range=[low, high] if low < high else [low - 1, high + 1], showgrid=False)
     else:
-        ticks, bottom = labelled_x(x, PHONE_PLOT / len(x), chart.x_title)
-        x_axis = axis(chart.x_title, **ticks, range=[-0.5, len(x) - 0.5], showgrid=False)
+        labelled = step_facts(chart).get("names") or _names([x])
+        ticks = {"tickvals": list(labelled.ticks[0]), "ticktext": list(labelled.ticks[1])} if labelled.ticks \
+            else {"tickvals": [], "ticktext": []}
+        ticks["tickangle"] = 0 if labelled.upright else -90
+        bottom = bottom_margin(labelled.depth, chart.x_title)
+        x_axis = axis(chart.x_title, **ticks, range=[-0.5, labelled.count - 0.5], showgrid=False)
+        if labelled.ticks is None:
+            shapes += x_label_shapes(labelled, x)
+            x_axis = clear_title(x_axis, labelled)
     if log_y:
         y_axis = axis(chart.y_title, **log_axis(span, chart.y_format))
     else:
