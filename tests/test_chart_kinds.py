@@ -26,7 +26,7 @@ from generator.render import charts
 from generator.compute.precision import written_data
 
 from .conftest import FIXTURES, ROOT, THEME_NAMES, THEMES, built_pages, draw_every_chart, open_data_tables
-from .pictures import png_pixels
+from .pictures import colour_bar, png_pixels
 
 CONTENT = FIXTURES / "charts" / "content"
 EXPECTED = FIXTURES / "charts" / "expected" / "figures.json"
@@ -72,6 +72,12 @@ def test_the_fixture_has_a_step_for_every_kind_and_variant(fixture_steps):
     assert options["log_axes"].x_scale == options["log_axes"].y_scale == "log"
     assert options["log_bars"].y_scale == "log" and len(data["log_bars"]["series"]) == 2
     assert data["path"]["path"][0] and not data["path"]["path"][-1] and "" in data["path"]["labels"]
+    # Charts that hold one layout whatever changes between states (charts/held.py), and one that rescales.
+    lengths = {len(s.chart["x"]) for s in step_named(steps, "growing").states}
+    assert len(lengths) > 1, "a matrix that grows: its frame is the longest state's"
+    assert len({tuple(s.chart["x"]) for s in step_named(steps, "relabelled").states}) > 1
+    assert options["rescaled_bars"].rescale and not options["growing"].rescale
+    assert len({len(s.chart["x"]) for s in step_named(steps, "growing_line").states}) > 1
 
 
 def _figures_and_tables(steps, labels):
@@ -117,11 +123,13 @@ def test_axis_and_colour_ranges_stay_the_same_in_every_state_and_hold_every_valu
         figures = [step.figures[0][s.key] for s in step.states]
         if kind in ("bar", "line"):
             spans = {tuple(_value_axis(f, kind, chart)) for f in figures}
-            assert len(spans) == 1, f"{step.step.compute}: the value axis moves between states: {spans}"
-            low, high = spans.pop()
-            if chart.y_scale == "log":  # Plotly's range of a log axis is in powers of ten
-                low, high = 10 ** low, 10 ** high
-            for state in step.states:
+            # One axis for every state, unless the chart rescales (each state's axis its own).
+            assert len(spans) == (len(figures) if chart.rescale else 1), \
+                f"{step.step.compute}: the value axis moves between states: {spans}"
+            for state, figure in zip(step.states, figures):
+                low, high = _value_axis(figure, kind, chart)
+                if chart.y_scale == "log":  # Plotly's range of a log axis is in powers of ten
+                    low, high = 10 ** low, 10 ** high
                 series = state.chart["y"] if state.chart.get("series") else [state.chart["y"]]
                 found = span_of(_stack_ends(series) if chart.stacked else series)
                 assert low <= found[0] and found[1] <= high, f"{step.step.compute} {state.key}: a value is clipped"
@@ -145,11 +153,15 @@ def test_axis_and_colour_ranges_stay_the_same_in_every_state_and_hold_every_valu
                         for j, value in enumerate(row):
                             if mask is None or not mask[i][j]:
                                 assert low <= value <= high, f"{step.step.compute}: {value} is clipped"
-            keys = [t["marker"] for f in figures for t in f["data"] if t.get("marker", {}).get("showscale")]
-            assert {(key["cmin"], key["cmax"]) for key in keys} <= {(low, high)}
+            bars = {json.dumps(colour_bar(f)) for f in figures}
+            assert len(bars) == 1, f"{step.step.compute}: one colour bar in every state"
+            values = colour_bar(figures[0])
+            if values:
+                numbers = [float(v.replace("−", "-")) for v in values[1]]
+                assert low <= min(numbers) and max(numbers) <= high, "the colour bar's values are on the scale"
         if kind == "blocks":
-            strips = {json.dumps(f["data"]) for f in figures}
-            assert len(strips) == 1, "the strip's colour bar (its range) is the same in every state"
+            assert len({json.dumps(f["data"]) for f in figures}) == 1, "no trace changes"
+            assert len({json.dumps(colour_bar(f)) for f in figures}) == 1, "the strip's colour bar is the same"
 
 
 def test_the_diverging_scale_centres_zero_over_every_state(fixture_steps):
@@ -359,6 +371,8 @@ def test_each_kind_draws_and_its_table_matches_its_data(fixture_default, browser
 
 
 def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browser, fixture_steps):
+    """Plotly's own ranges stay put at a click, but for a chart that declares rescale, whose
+    page then says the scale changed; the table follows the click."""
     site, steps = fixture_steps
     context, page, errors = open_chart_page(browser, fixture_default)
     for index, step in enumerate(steps):
@@ -372,7 +386,13 @@ def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browse
             "button", name=control.button.replace("{value}", str(other)), exact=True).click()
         page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
                                arg=index)
-        assert chart.evaluate(ranges) == before, f"{step.step.compute}: an axis moved"
+        if step.step.chart.rescale:  # its axes follow the state, and the page says so
+            assert chart.evaluate(ranges) != before, f"{step.step.compute}: declares rescale, holds still"
+            note = section.locator("[data-rescaled]")
+            note.get_by_text(site.config.labels["chart_rescaled"]).wait_for()
+            assert note.get_attribute("role") == "status"
+        else:
+            assert chart.evaluate(ranges) == before, f"{step.step.compute}: an axis moved"
         key = page.evaluate("i => window.explainerRuntime.steps[i].key", index)
         section.get_by_text(site.config.labels["show_data"], exact=True).click()
         shown = section.get_by_role("table").evaluate("t => [...t.tBodies[0].rows].map(r => r.cells[1].textContent)")

@@ -222,6 +222,10 @@ LABELS = {
     "chart_pending": Option((str,), "Over a chart's still drawing when the reader has chosen another state and "
                             "the interactive chart is still loading (the readouts, prose and table already show "
                             "the new one).", default="Showing the previous choice: the chart is on its way"),
+    "chart_rescales": Option((str,), "Under a chart whose axes follow each choice (its step file's rescale), "
+                             "before the author's reason.", default="Its scale follows each choice:"),
+    "chart_rescaled": Option((str,), "Said under such a chart, and to screen readers, when a choice has "
+                             "changed its scale.", default="The scale has changed."),
     "chart_data": Option((str,), "Caption of a chart's data table.", default="Data shown in the chart"),
     "show_data": Option((str,), "Toggle that shows a chart's data table.", default="Show data"),
     "data_item": Option((str,), "Data table heading for the labelled items of a chart with no axis title.",

@@ -18,6 +18,7 @@ from ...load.models import ModelStopped, line_in, model_failure
 from ...load.schema import did_you_mean, forbidden_character, line_of
 from ...render.prose import _SLOTS
 from ...render import charts
+from ...render.charts import held
 from ...render.poster import Drawing, drawing
 from .content import Explainer, Step
 
@@ -186,7 +187,22 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
     found += [Problem(file, f"{where}: numpy warned '{message}' for {first}"
                       + (f" (and {count - 1} other states)" if count > 1 else ""), line)
               for (file, line, message), (first, count) in numeric_warned.items()]
-    return StepStates(step, states, default_key, constants, warnings=found)
+    computed = StepStates(step, states, default_key, constants, warnings=found)
+    computed.warnings += _layout_warnings(computed, where)
+    return computed
+
+
+def _layout_warnings(computed: StepStates, where: str) -> list[Problem]:
+    """Each chart holds one layout across the step's states, or says why not (held.py):
+    what its figures show otherwise, as warnings at the step file's chart."""
+    found = []
+    for index, (chart, figures) in enumerate(zip(computed.step.charts, computed.figures)):
+        states = [(", ".join(f"{name}={value!r}" for name, value in s.choice.items()) or "its only state",
+                   s.charts[index], figures[s.key]) for s in computed.states]
+        field = "chart" if len(computed.step.charts) == 1 else f"charts[{index}]"
+        found += [Problem(computed.step.path, f"{where}: the {chart.kind} chart {message}", field=field)
+                  for message in held.layout_problems(charts.get(chart.kind), chart, states)]
+    return found
 
 
 def _located(warning: NumericWarning, explainer: Explainer) -> NumericWarning:

@@ -43,6 +43,7 @@ class ChartView:
     table: dict = field(default_factory=dict)  # the default state's data table (charts/__init__.py)
     poster: str = ""                           # the default state drawn, until Plotly draws it
     embed: EmbedCode | None = None             # this chart alone, for a step with several
+    rescale: str = ""                          # why its axes follow each state (held.py), said under it
 
 
 @dataclass
@@ -214,7 +215,8 @@ def step_view(states: StepStates, texts: StepProse, total: int, labels: dict, on
     default = states.by_key(states.default_key)
     html, _ = texts.states[states.default_key]
     tables = states.tables(labels)
-    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key], poster)
+    charts = [ChartView(index, chart.title, chart.height, summary, tables[index][states.default_key], poster,
+                        rescale=chart.rescale)
               for index, (chart, summary, poster)
               in enumerate(zip(step.charts, texts.summaries[states.default_key], states.posters))]
     if only is not None:  # renumbered from 0, as that page's data holds the one chart

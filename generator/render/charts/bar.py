@@ -25,7 +25,8 @@ from .common import exact, span_text, ACCENT, CATEGORICAL, MARK, MUTED, Issue, a
     log_span, minus, nice_span, number_cell, numbers_problem, outside, picture, rounded, span_of, \
     step_facts, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, TICK_FONT, bottom_margin, \
     left_margin, side_margin
-from .held import NAME_PADDING, clear_title, held, held_labels, x_label_shapes, y_label_shapes
+from .held import NAME_PADDING, axis_span, clear_title, held, held_labels, plot_size, x_label_shapes, \
+    y_label_shapes
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -161,9 +162,10 @@ def ranges(chart, all_data: list[dict]) -> dict:
     """The value axis, the same in every state: declared, or holding every bar of
     every state (and its label), the threshold and zero; and the bars' names over every
     state (see _names)."""
+    if not held(chart):  # each state's axis fits it alone (rescale)
+        return {}
     found = {} if declared_range(chart, "y_range") else {"y_range": _computed(chart, all_data)}
-    if held(chart):
-        found["names"] = _names(chart, all_data)
+    found["names"] = _names(chart, all_data)
     return found
 
 
@@ -176,6 +178,18 @@ def _names(chart, all_data: list[dict]):
     lists = [[str(v) for v in data["x"]] for data in all_data]
     count = max(map(len, lists))
     return held_labels(lists, PHONE_PLOT / count, thin=False, turns=not chart.horizontal, prefixes=False)
+
+
+def extents(chart, data: dict, layout: dict) -> dict:
+    """How far the longest bar reaches from zero along the value axis (held.py squeezed): on
+    a linear axis only, where a range held for the step can shrink a state's bars to nothing."""
+    if is_log(chart, "y"):
+        return {}
+    name = "x" if chart.horizontal else "y"
+    reach = span_of(_stack_ends(_series(data)) if chart.stacked else _series(data))
+    width, height = plot_size(layout, PHONE_CHART)
+    return {name: (max(abs(reach[0]), abs(reach[1])) if reach else 0.0, axis_span(layout, name),
+                   width if chart.horizontal else height)}
 
 
 def _computed(chart, all_data) -> list[float]:

@@ -33,7 +33,8 @@ from .common import exact, span_text, ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASK
 from . import regions as marks
 from .common import bottom_margin, side_margin, step_facts
 from .colour_bar import colour_bar
-from .held import clear_title, held, held_labels, tick_spec, veils, x_label_shapes, y_label_shapes
+from .held import axis_span, clear_title, held, held_labels, plot_size, tick_spec, veils, x_label_shapes, \
+    y_label_shapes
 from ...compute.formats import is_shared
 
 
@@ -268,6 +269,17 @@ def frame(chart, all_data: list[dict]) -> dict:
     return {"columns": columns, "rows": rows, "keyed": keyed, "square": square, "room": room,
             "x": column_labels, "y": row_labels, "lines": lines, "colour_bar": right == COLORBAR_MARGIN,
             "margin": {"l": left, "r": right, "t": top, "b": bottom_margin(column_labels.depth, chart.x_title)}}
+
+
+def extents(chart, data: dict, layout: dict) -> dict:
+    """How many of the held frame's columns and rows this state's matrix takes, and the px
+    the frame's cells take on a phone (held.py squeezed)."""
+    width, height = plot_size(layout, PHONE_CHART)
+    columns, rows = axis_span(layout, "x"), axis_span(layout, "y")
+    if layout["yaxis"].get("scaleanchor"):  # square cells, as large as both sides allow
+        cell = min(width / columns, height / rows)
+        width, height = cell * columns, cell * rows
+    return {"x": (len(data["x"]), columns, width), "y": (len(data["y"]), rows, height)}
 
 
 def figure(chart, data: dict) -> dict:

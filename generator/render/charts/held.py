@@ -167,16 +167,61 @@ _TICK_GAP = 6
 _LABEL_INSET = 3
 
 
-def squeezed(span_of_state: float, span_of_axis: float, length_px: float) -> float | None:
-    """How many px a state's data takes along an axis `length_px` long on a phone, when it
-    reaches `span_of_state` of the held range's `span_of_axis`; None when that is a fair
-    share (see SQUEEZE_PX)."""
-    if span_of_axis <= 0 or span_of_state <= 0:
-        return None
-    px = span_of_state / span_of_axis * length_px
-    return px if px < SQUEEZE_PX else None
-
-
 # A state's data drawn in fewer pixels than this on a phone, under a range held for the
 # whole step, is squeezed: its marks could not be told apart.
 SQUEEZE_PX = 8
+
+
+def squeezed(extent: float, span: float, length: float) -> float | None:
+    """The px a state's data takes along an axis `length` px long on a phone, when it reaches
+    `extent` of the held range's `span` (in the axis's units); None when that is not squeezed
+    (SQUEEZE_PX or more), or the state has no extent (a flat line, bars all zero)."""
+    if span <= 0 or extent <= 0:
+        return None
+    px = extent / span * length
+    return px if px < SQUEEZE_PX else None
+
+
+def plot_size(layout: dict, chart_width: float) -> tuple[float, float]:
+    """The plot's width on a chart `chart_width` px wide, and its height, in px."""
+    margin = layout.get("margin", {})
+    return (chart_width - margin.get("l", 64) - margin.get("r", 16),
+            layout.get("height", 360) - margin.get("t", 16) - margin.get("b", 56))
+
+
+def axis_span(layout: dict, name: str) -> float:
+    """The length of an axis's range, in its units (powers of ten on a log axis)."""
+    found = layout.get(f"{name}axis", {}).get("range")
+    return abs(found[1] - found[0]) if found else 0.0
+
+
+def layout_problems(kind, chart, states: list[tuple[str, dict, dict]]) -> list[str]:
+    """What is wrong with a chart's layout across the (label, data, figure) of its step's
+    states: a chart that changes its layout without declaring `rescale`, one that declares
+    it but holds still, and a range held for the step that squeezes one state's data into
+    a few pixels on a phone (the kind's `extents` hook says how far its data reach)."""
+    moved = changes(figure for _, _, figure in states)
+    if not held(chart):
+        return [] if moved or len(states) < 2 else [
+            f"declares rescale (\"{chart.rescale}\") but holds one layout in every state: the reader would be told "
+            "its scale changed when it does not; remove rescale"]
+    found = []
+    if moved:
+        shown = ", ".join(moved[:4]) + (f" and {len(moved) - 4} more" if len(moved) > 4 else "")
+        found.append(f"changes its layout between states ({shown}), which one layout cannot hold: declare "
+                     "rescale = \"<why its scale must change>\" in the step file, and the page will say so")
+    hook = getattr(kind, "extents", None)
+    if hook is None:
+        return found
+    squeezes: dict[str, list] = {}  # axis -> [first state, its px, how many states]
+    for label, data, figure in states:
+        for name, (extent, span, length) in hook(chart, data, figure["layout"]).items():
+            px = squeezed(extent, span, length)
+            if px is not None:
+                squeezes.setdefault(name, [label, px, 0])[2] += 1
+    for name, (label, px, count) in squeezes.items():
+        others = f" (and {count - 1} other states)" if count > 1 else ""
+        found.append(f"its {name} axis, held for every state of the step, leaves the data of {label}{others} "
+                     f"{px:.0f} px on a phone, squeezed by what the other states need: declare rescale = "
+                     "\"<why>\", or give the step's states more alike ranges")
+    return found

@@ -14,10 +14,12 @@ the whole figure (10 to 30 ms). Points are marked while there are few of them
 at the chart shows the table's row at the nearest x."""
 from __future__ import annotations
 
+import math
+
 from .common import exact, span_text, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
     is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, number_cell, path_number, \
-    rounded, span_of, step_facts, table as data_table, theme_colour, PHONE_PLOT, bottom_margin
-from .held import clear_title, held, held_labels, x_label_shapes
+    rounded, span_of, step_facts, table as data_table, theme_colour, PHONE_CHART, PHONE_PLOT, bottom_margin
+from .held import axis_span, clear_title, held, held_labels, plot_size, x_label_shapes
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -109,13 +111,24 @@ def ranges(chart, all_data: list[dict]) -> dict:
     """The y axis, the same in every state: declared, or holding every line of every state;
     and the x axis, holding every state's x (numbers: from the least to the greatest, unless
     x_range is declared; labels: the longest state's places, see _names)."""
+    if not held(chart):  # each state's axes fit it alone (rescale)
+        return {}
     found = {} if declared_range(chart, "y_range") else {"y_range": _computed(chart, all_data)}
-    if held(chart):
-        if all(_numeric(data["x"]) for data in all_data):
-            found["x_span"] = [min(min(data["x"]) for data in all_data), max(max(data["x"]) for data in all_data)]
-        else:
-            found["names"] = _names([data["x"] for data in all_data])
+    if all(_numeric(data["x"]) for data in all_data):
+        found["x_span"] = [min(min(data["x"]) for data in all_data), max(max(data["x"]) for data in all_data)]
+    else:
+        found["names"] = _names([data["x"] for data in all_data])
     return found
+
+
+def extents(chart, data: dict, layout: dict) -> dict:
+    """How far a numeric x reaches along its axis (held.py squeezed), in the axis's units
+    (powers of ten on a log axis). Not the values: a line reads by its level against the
+    held axis, and a flat one (a signal kept at 0.96) is what the reader is to see."""
+    if not _numeric(data["x"]):
+        return {}
+    x = [math.log10(v) for v in data["x"]] if is_log(chart, "x") else data["x"]
+    return {"x": (max(x) - min(x), axis_span(layout, "x"), plot_size(layout, PHONE_CHART)[0])}
 
 
 def _names(lists: list[list]):

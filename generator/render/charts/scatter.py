@@ -19,6 +19,7 @@ import math
 from .common import exact, span_text, ACCENT, CATEGORICAL, MARK, PHONE_PLOT, Issue, axis, base_layout, declared_range, empty_trace, \
     index_problem, is_log, is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, \
     number_cell, path_number, rounded, table as data_table, text_width, theme_colour
+from .held import held
 
 # The data a step's function returns for this kind: key -> what it holds.
 DATA = {
@@ -100,7 +101,10 @@ def _flags(value, count: int) -> list[bool]:
 
 
 def ranges(chart, all_data: list[dict]) -> dict:
+    """Both axes over every state (unless the chart rescales), and whether a unit is as long on both."""
     equal = _equal(chart, all_data)
+    if not held(chart):
+        return {"equal_scale": equal}
     found = _computed(chart, all_data, equal)
     return {"x_range": found[0], "y_range": found[1], "equal_scale": equal}
 

@@ -123,6 +123,7 @@
     this.plotted = false;  // Plotly has set the chart up (with its config)
     this.colours = null;   // theme colours looked up for this chart, by custom property
     this.cells = null;     // the table of the state shown, for hoverCells: {key, table}
+    this.update = null;    // what the last draw asked of Plotly, and why ({via, why}: bench/clicks.py)
     // The still drawing of the default state's figure, until Plotly draws in its place.
     this.poster = element.querySelector("[data-poster]") ? step.spec.default : null;
     this.hoverCells();
@@ -294,7 +295,8 @@
 
   Step.prototype.show = function () {
     var state = this.spec.states[this.key];
-    var section = this.section, shown = this.shown;
+    var section = this.section, shown = this.shown, spec = this.spec;
+    var previous = spec.states[shown.key === undefined ? spec.default : shown.key];
     // The charts first: Plotly measures text as it draws, and would otherwise force
     // the browser to lay out the new prose then, and again after the chart changed.
     this.draw();
@@ -311,8 +313,12 @@
       if (summary && summary.textContent !== chart.summary) summary.textContent = chart.summary;
       var table = section.querySelector('[data-table="' + i + '"]');
       if (table && chart.table && tables[i] !== text(chart.table)) fillTable(table, resolve(chart.table));
+      // A chart that rescales (its step file says why) says when this choice changed its scale.
+      var note = section.querySelector('[data-rescaled="' + i + '"]');
+      if (note) rescaled(note, frameChanged(spec.charts[i].layout, previous.charts[i], chart));
     });
-    this.shown = { prose: state.prose, tables: state.charts.map(function (chart) { return text(chart.table); }) };
+    this.shown = { key: this.key, prose: state.prose,
+                   tables: state.charts.map(function (chart) { return text(chart.table); }) };
     section.dispatchEvent(new CustomEvent("explainer:state", { bubbles: true, detail: { key: this.key } }));
   };
 
@@ -344,15 +350,31 @@
     var shared = spec.charts[i].layout;
     var before = this.drawn === null ? null : spec.states[this.drawn].charts[i];
     var motion = shared.transition && !reducedMotion();
-    // Only the layout differs (shapes or pictures, the bars and lines drawn as shapes,
-    // a tick's text): Plotly.relayout of just the attributes that changed redraws those
-    // parts alone, where Plotly.react would run the defaults of the whole figure again
-    // and redraw all of it. A figure with a transition keeps Plotly.react, which animates.
-    var changes = before && !motion ? layoutChanges(shared, before, state) : null;
+    // A chart holds one layout across its step (charts/held.py), so a click changes its
+    // marks: Plotly.relayout of just the layout's attributes that changed (shapes, pictures)
+    // redraws those parts alone, and Plotly.update also restyles the traces' attributes that
+    // changed; Plotly.react would run the defaults of the whole figure again and redraw all
+    // of it. It stays for a first draw, traces added or removed, a changed annotation (which
+    // Plotly lays out again whichever way it comes) and a figure with a transition, which
+    // Plotly.react animates. The same figure in both states needs no call at all.
+    var changes = before && !motion ? changesBetween(shared, before, state) : false;
     var drawing;
-    if (changes) {
-      for (var name in changes) changes[name] = this.themed(resolve(changes[name]));
-      drawing = window.Plotly.relayout(this.element, changes);
+    if (changes && !changes.layout && !changes.data) {
+      this.update = { via: "none" };
+      drawing = Promise.resolve();
+    } else if (changes) {
+      var edits = changes.layout || {}, data = changes.data, name;
+      for (name in edits) edits[name] = this.themed(resolve(edits[name]));
+      if (edits.shapes) edits.shapes = keepCount(edits.shapes, this.element.layout.shapes);
+      // Beyond the marks, the frame changed: Plotly lays the figure out (a chart that rescales).
+      var frame = Object.keys(edits).filter(function (path) { return !isMark(path); });
+      if (data) {
+        for (name in data.update) data.update[name] = this.themed(resolve(data.update[name]));
+        drawing = window.Plotly.update(this.element, data.update, edits, data.traces);
+      } else {
+        drawing = window.Plotly.relayout(this.element, edits);
+      }
+      this.update = { via: data ? "update" : "relayout", why: frame.length ? "rescaled: " + frame.join(", ") : "" };
     } else {
       var layout = resolve(shared);
       var own = resolve(state.layout);
@@ -367,6 +389,8 @@
       this.element.removeAttribute("data-pending");
       // Plotly.react diffs against the drawn figure: one plot per chart, updated in place.
       drawing = window.Plotly.react(this.element, this.themed(resolve(state.data)), this.themed(layout), config);
+      this.update = { via: "react", why: !before ? "first drawn" : motion ? "a transition"
+        : "traces added or removed, or an annotation changed" };
       this.plotted = true;
     }
     this.drawn = key;
@@ -392,17 +416,71 @@
     });
   };
 
-  // The layout attributes that differ between two states' figures, as Plotly.relayout
-  // takes them ({"shapes": […], "xaxis.ticktext": […]}), when their traces are the same;
-  // null when the traces differ, or nothing does. Not annotations: a relayout of those
-  // recomputes the whole figure (they can move the autorange), slower than Plotly.react.
-  // The states' stored forms are compared: arrays shared between states are the same
-  // {"$": i} reference in both, so the text stays short.
-  // A state's own layout goes over the step's shared one (Chart.draw), key by key.
-  function layoutChanges(shared, before, after) {
-    if (text(before.data) !== text(after.data)) return null;
-    var changes = {};
-    return layoutDiff(over(shared, before.layout), over(shared, after.layout), "", changes) > 0 ? changes : null;
+  // What differs between two states' figures (their stored forms: arrays shared between
+  // states are the same {"$": i} reference in both, so the text stays short), as Plotly's
+  // update calls take it: {layout: {"shapes": […], "xaxis.range": […]} or null, data:
+  // {update: {"marker.color": [one value per trace]}, traces: [indices]} or null}; false
+  // where only Plotly.react can draw it (traces added, removed or of another type; a changed
+  // annotation, whose relayout has Plotly recompute the whole figure: they can move the
+  // autorange). A state's own layout goes over the step's shared one (Chart.draw), key by key.
+  function changesBetween(shared, before, after) {
+    var layout = {};
+    var count = layoutDiff(over(shared, before.layout), over(shared, after.layout), "", layout);
+    var data = traceChanges(before.data, after.data);
+    if (count < 0 || data === false) return false;
+    return { layout: count ? layout : null, data: data };
+  }
+  function traceChanges(before, after) {
+    if (text(before) === text(after)) return null;
+    if (before.length !== after.length) return false;
+    var diffs = [], traces = [], paths = {};
+    for (var i = 0; i < after.length; i++) {
+      if (text(before[i]) === text(after[i])) continue;
+      if (before[i].type !== after[i].type) return false;
+      var diff = {};
+      if (layoutDiff(before[i], after[i], "", diff) < 0) return false;
+      diffs.push(after[i]);
+      traces.push(i);
+      for (var path in diff) paths[path] = true;
+    }
+    var update = {};
+    Object.keys(paths).forEach(function (path) {
+      update[path] = diffs.map(function (trace) {
+        var value = path.split(".").reduce(function (node, part) { return node && node[part]; }, trace);
+        return value === undefined ? null : value;
+      });
+    });
+    return { update: update, traces: traces };
+  }
+  // Whether two states of a chart differ in more than their marks: its scale changed.
+  function frameChanged(shared, one, other) {
+    var a = over(shared, one.layout), b = over(shared, other.layout), key;
+    for (key in a) if (!isMark(key) && text(a[key]) !== text(b[key])) return true;
+    for (key in b) if (!isMark(key) && !(key in a)) return true;
+    return false;
+  }
+  // The note under a chart that rescales: said at each change of scale (emptied first when it
+  // is already said, so that a screen reader says it again), and taken back at a click that
+  // keeps the scale.
+  function rescaled(note, changed) {
+    var words = changed ? note.getAttribute("data-rescaled-text") : "";
+    if (note.textContent === words && !changed) return;
+    note.textContent = "";
+    if (words) requestAnimationFrame(function () { note.textContent = words; });
+  }
+  // Shapes and pictures: the marks a click changes. Everything else is the chart's frame.
+  function isMark(path) {
+    return /^(shapes|images)(\.|$)/.test(path);
+  }
+  // Shapes as many as Plotly has drawn, the ones past the new list's end hidden: plotly.js
+  // 4.1 redraws a whole list of shapes without removing those between the grid and the data
+  // past its end (a bar, a line's marker), so a shorter list would leave them standing.
+  function keepCount(shapes, drawn) {
+    var count = drawn ? drawn.length : 0;
+    if (shapes.length >= count) return shapes;
+    var kept = shapes.slice();
+    while (kept.length < count) kept.push({ visible: false });
+    return kept;
   }
   function over(shared, own) {
     var out = {}, key;
