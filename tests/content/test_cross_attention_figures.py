@@ -134,6 +134,17 @@ def test_step3_cross_attention_is_rectangular_and_unmasked(computed):
     assert not any("masked" in c for row in table["rows"] for c in row)
 
 
+def test_step3_both_matrices_on_one_grid_the_self_one_leaves_the_last_column_empty(computed):
+    """The hint: both shapes on one grid of cells, the self-attention matrix narrower."""
+    _, steps, prose = computed
+    figures = steps[2].figures[0]
+    assert "the self-attention matrix leaves the last column empty" in _text(prose[2].hint)
+    layouts = {attention: figures[state_for(computed, 3, attention=attention)[0].key]["layout"]
+               for attention in ("Self", "Cross")}
+    assert layouts["Self"]["xaxis"]["range"] == layouts["Cross"]["xaxis"]["range"] == [-0.5, 4.5]
+    assert [layouts[a]["images"][0]["sizex"] for a in ("Self", "Cross")] == [4, 5]
+
+
 # Step 4: Alignment
 
 def test_step4_controls(computed):

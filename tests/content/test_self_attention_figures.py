@@ -167,6 +167,21 @@ def test_step5_all_queries(computed, view, length):
         assert shown["Score entries"] == "2,304"
 
 
+def test_step5_one_scale_for_every_length_the_matrix_grows_out_of_its_corner(computed):
+    """The hint says the chart keeps one scale and the matrix grows out of its top-left
+    corner until it fills it: every state's axes hold 48 tokens, and each matrix's picture
+    takes its own first cells of them, the 48-token one all."""
+    states, texts = step(computed, 5)
+    figures = states.figures[0]
+    assert "grows out of its top-left corner until it fills it" in _text(texts.hint)
+    for state in states.states:
+        layout = figures[state.key]["layout"]
+        length = state.choice["length"]
+        assert layout["xaxis"]["range"] == [-0.5, 47.5] and layout["yaxis"]["range"] == [47.5, -0.5]
+        matrix = layout["images"][0]
+        assert (matrix["x"], matrix["y"], matrix["sizex"], matrix["sizey"]) == (-0.5, -0.5, length, length)
+
+
 def test_step6_order_blindness(computed):
     states, _ = step(computed, 6)
     assert _controls(states) == [("buttons", "Word order", ["Original", "Shuffled"], "Original"),
