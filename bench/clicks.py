@@ -2,12 +2,16 @@
 control (buttons, toggles, sliders) of every step. Clicks are dispatched inside the page and timed with
 performance.now(), so Playwright's messaging is not counted: the clock runs
 from the click until the runtime has applied the state and the Plotly call it
-made (react, or relayout where only shapes moved) has resolved. A second
-figure adds the wait for the next frame.
+made (relayout or update of what changed, or react) has resolved. A second
+figure adds the wait for the next frame. Each click also records what the runtime
+asked of Plotly and why (Chart.update): where Plotly still lays a figure out (a
+first draw, a chart that rescales, traces added or removed), the report says
+which step and why.
 
-Two baselines are measured on the same charts in the same run: Plotly.react
-with nothing changed (what any update costs inside Plotly) and Plotly.newPlot
-(a full redraw). Main-thread CPU time per click, from Chromium's own counters,
+Three baselines are measured on the same charts in the same run: Plotly.react
+with nothing changed (what any update through react costs inside Plotly),
+Plotly.restyle of one trace's opacity (the least a change to a trace costs) and
+Plotly.newPlot (a full redraw). Main-thread CPU time per click, from Chromium's own counters,
 is less disturbed by a busy machine than wall time: a separate pass chooses every
 value once more and reads the CPU time each click took, up to the next frame."""
 from __future__ import annotations
@@ -77,6 +81,7 @@ async (rounds) => {
           const target = (start + k) % control.count;
           pending = null;
           via = null;
+          step.charts.forEach((chart) => { chart.update = null; });
           const t0 = performance.now();
           control.choose(target);
           const returned = performance.now();
@@ -90,8 +95,11 @@ async (rounds) => {
           if (control.current() !== target) {
             throw new Error("step " + (s + 1) + ": control " + (g + 1) + " does not show the value chosen");
           }
+          // Where Plotly laid a figure out, and why (the runtime's Chart.update).
+          const laid = step.charts.map((chart) => chart.update).filter((u) => u && (u.via === "react" || u.why))
+            .map((u) => u.why || u.via);
           samples.push({ round, step: s + 1, control: g, applied: t1 - t0, frame: t2 - t0, own,
-                         redrew: pending !== null, via });
+                         redrew: pending !== null, via, laid });
         }
       }
     }
@@ -110,17 +118,20 @@ async (repeats) => {
     const gd = steps[s].chart;
     if (!gd || !gd.data) continue;
     gd.scrollIntoView({ block: "center" });
-    const noop = [], full = [];
+    const noop = [], full = [], restyle = [];
     for (let i = 0; i < repeats; i++) {
       let t0 = performance.now();
       await Plotly.react(gd, gd.data, gd.layout, gd._context);
       noop.push(performance.now() - t0);
       t0 = performance.now();
+      await Plotly.restyle(gd, { opacity: i % 2 ? 1 : 0.999 }, [0]);
+      restyle.push(performance.now() - t0);
+      t0 = performance.now();
       await Plotly.newPlot(gd, gd.data, gd.layout, gd._context);
       full.push(performance.now() - t0);
     }
     const mid = (a) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
-    out[s + 1] = { noop_ms: mid(noop), newplot_ms: mid(full) };
+    out[s + 1] = { noop_ms: mid(noop), restyle_ms: mid(restyle), newplot_ms: mid(full) };
   }
   return out;
 }
@@ -267,9 +278,12 @@ def summarise(samples: list[dict], rounds: int) -> dict:
     steps = {}
     for number in sorted({s["step"] for s in samples}):
         mine = [s["applied"] for s in samples if s["step"] == number]
+        laid = [s["laid"] for s in samples if s["step"] == number and s.get("laid")]
         steps[number] = {"clicks": len(mine) // rounds, "median_ms": median(mine), "p95_ms": percentile(mine, 95),
                          "max_ms": max(mine),
-                         "reacts": sum(1 for s in samples if s["step"] == number and s["via"] == "react")}
+                         "reacts": sum(1 for s in samples if s["step"] == number and s["via"] == "react"),
+                         # Clicks where Plotly laid a figure out again, and why (the runtime says).
+                         "laid_out": len(laid), "why": sorted({why for found in laid for why in found})}
     return {
         "clicks": len(samples), "rounds": rounds,
         "median_ms": median(applied), "p95_ms": percentile(applied, 95), "max_ms": max(applied),

@@ -222,7 +222,7 @@ def _clicks(r: dict) -> str:
     lines = [f"Headless Chromium {c['chromium']}, 1280×900, `--disable-gpu`. Every value of every control (buttons, toggles, sliders) of "
              f"every step is clicked in turn, {r['rounds']} rounds, by a script inside the page; the time runs from "
              "the click to the state being applied, including the promise of the Plotly update resolving "
-             "(`Plotly.react`, or `Plotly.relayout` when only the layout changes). "
+             "(`Plotly.relayout` or `Plotly.update` of what changed, or `Plotly.react`). "
              "\"Next frame\" adds the wait for the following animation frame.", "",
              "| Explainer | Clicks | Median | p95 | Max | First round median | Next frame median | Next frame p95 "
              "| CPU median | CPU p95 |",
@@ -243,13 +243,16 @@ def _clicks(r: dict) -> str:
         if p.get("buttons_only"):
             continue
         lines += ["", f"By step ({slug}), with Plotly's own cost on the same chart as baselines (medians): "
-                  "*no-op react* is `Plotly.react` with nothing changed, the least any update costs; "
-                  "*newPlot* is a full redraw.", "",
-                  "| Step | Clicks | Median | p95 | Max | CPU median | No-op react | newPlot |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  "*no-op react* is `Plotly.react` with nothing changed, the least any update through it costs; "
+                  "*restyle* is `Plotly.restyle` of one trace's opacity, the least a change to a trace costs; "
+                  "*newPlot* is a full redraw. *Laid out* counts the clicks after which Plotly laid a figure "
+                  "out again (over every round).", "",
+                  "| Step | Clicks | Median | p95 | Max | CPU median | No-op react | Restyle | newPlot | Laid out |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         lines += [f"| {n} | {s['clicks']} | {s['median_ms']:.1f} ms | {s['p95_ms']:.1f} ms | {s['max_ms']:.1f} ms | "
                   f"{s.get('cpu_median_ms', float('nan')):.1f} ms | {s.get('noop_ms', float('nan')):.1f} ms | "
-                  f"{s.get('newplot_ms', float('nan')):.1f} ms |"
+                  f"{s.get('restyle_ms', float('nan')):.1f} ms | {s.get('newplot_ms', float('nan')):.1f} ms | "
+                  f"{s.get('laid_out', 0)} |"
                   for n, s in sorted(p["steps"].items())]
     return "\n".join(lines)
 
@@ -381,19 +384,17 @@ def _limits(r: dict) -> str:
                 if s["p95_ms"] > BUDGET_CLICK_P95_MS]
         via = page.get("via", {})
         redrew = sum(via.values())
-        lines.append(f"- **Click-to-update ({slug}).** Of the {redrew} clicks that redrew a chart, "
-                     f"{via.get('relayout', 0)} went through `Plotly.relayout`: what changed was layout shapes "
-                     "(bars and the names that change under them, lines, a highlighted row, a diagram's boxes "
-                     "and the labels that change in them, the blocks of a split), pictures (a matrix, small "
-                     "with its values or large with a pixel per cell, or a vector drawn as one layout image) or "
-                     "a tick's text, which Plotly redraws by themselves, unless a margin or the range of an "
-                     "axis held to square cells changes too (a matrix of another shape), when it lays the "
-                     "whole figure out again. "
-                     f"{via.get('react', 0)} went through `Plotly.react`, which redraws the whole figure when "
-                     "a trace or an annotation changes (a colour bar of another scale), close to the cost of a "
-                     "newPlot (the table's baseline). Plotly's fixed cost "
-                     "of any react is the *no-op react* column. The runtime's own work (looking up the state, "
-                     "replacing the prose and readouts) takes "
+        laid = [f"step {n} ({s['laid_out']} clicks: {'; '.join(s.get('why', []))})"
+                for n, s in sorted(page["steps"].items()) if s.get("laid_out")]
+        lines.append(f"- **Click-to-update ({slug}).** Every chart holds one layout across its step (charts/held.py), "
+                     f"so of the {redrew} clicks that redrew a chart, {via.get('relayout', 0)} went through "
+                     "`Plotly.relayout` of the marks that changed (shapes: bars, lines, outlines, the labels written "
+                     "on them; pictures: a matrix, a strip, a colour bar), which Plotly redraws by themselves, "
+                     f"{via.get('update', 0)} through `Plotly.update` (the traces' attributes that changed with "
+                     f"them) and {via.get('react', 0)} through `Plotly.react`, which redraws the whole figure. "
+                     + (f"Plotly laid a figure out again after {sum(s.get('laid_out', 0) for s in page['steps'].values())} "
+                        f"clicks: {'; '.join(laid)}. " if laid else "Plotly laid no figure out again at any click. ")
+                     + "The runtime's own work (looking up the state, replacing the prose and readouts) takes "
                      f"{page.get('own_median_ms', float('nan')):.1f} ms at the median."
                      + (f" Over the p95 budget: {'; '.join(slow)}." if slow else ""))
     return "\n".join(lines)
@@ -488,27 +489,30 @@ HOW = """\
   first view draws only what is on screen (a browser test checks it).
 - **Small own bytes.** The theme's scripts and stylesheets are shipped without their comments and spaces (rjsmin,
   rcssmin), which halves the runtime's bytes.
-- **Minimal redraws.** A changed trace costs Plotly about a newPlot, whatever changed in it, so the marks
-  that change with the controls are layout shapes and pictures, over traces that stay the same: bars (and
-  their written values, as shape labels) and lines are shapes, several series with a legend of traces that
-  hold no values and their patterns one picture over the bars; a diagram's boxes are shapes and its labels
-  annotations that keep their text and colour; selections are shapes (a highlighted row, a selected bar,
-  the blocks of a split, the titles of a grid's matrices); a matrix of up to 400 cells is one SVG of its
-  shaded cells and printed values, and a heat strip one SVG of its cells, each a layout image, with the
-  strip's colour bar on a trace that stays the same when the step gives one colour range for all its
-  states. When only the layout differs between two states, the runtime calls `Plotly.relayout` with just
-  the attributes that changed (`shapes`, `images`, `xaxis.ticktext`…), which redraws those parts alone
-  (browser tests check that Plotly's computed figure is kept). Bars and lines drawn this way have no hover
-  labels (their values are in the table), as matrix pictures have none. Otherwise `Plotly.react` gets the very same array objects for
-  data that did not change (a browser test checks it), heatmap axes have fixed ranges, and colour-bar charts
-  start with room for the bar, so no second layout pass runs. Plotly's config goes with the first draw only
+- **One layout per step, a click changes the marks.** Every chart holds the same axis ranges, ticks,
+  margins, legend and size in every state of its step, worked out by the build over all of them
+  (charts/held.py: the union of the data sets a range, the widest label a margin, the largest matrix the
+  cells, a declared range wins); labels that change between states are written as the labels of shapes
+  where ticks would be, or, for a list that grows, the longest list's ticks stand and those past a state's
+  end are veiled. A chart that must rescale says why in its step file, and the page says when it did.
+  So the marks are all that change: bars (and their written values, as shape labels) and lines are
+  shapes, several series with a legend of traces that hold no values and their patterns one picture over
+  the bars; a diagram's boxes are shapes and its labels annotations that keep their text and colour;
+  selections are shapes; a matrix of up to 400 cells is one SVG of its shaded cells and printed values, a
+  heat strip one SVG of its cells, and a colour bar a picture and the labels of shapes (or fixed
+  annotations) in the layout, so a state on another scale changes no trace (restyling only a colour bar's
+  colours costs Plotly as much as drawing the figure again). The runtime calls `Plotly.relayout` with just
+  the attributes that changed (`shapes`, `images`), which redraws those parts alone, `Plotly.update` where
+  a trace's attributes changed too, and nothing where the figure is the same (browser tests check that
+  Plotly's own layout holds through every click of every page). Bars and lines drawn this way have no
+  hover labels (their values are in the table), as matrix pictures have none. `Plotly.react`, left for a
+  first draw, gets the very same array objects for data that did not change (a browser test checks it). Plotly's config goes with the first draw only
   (with a config, every react measures the chart again), theme colours are read once per colour scheme, prose
   and tables that did not change are left alone, and the address bar is written when the reader pauses
   rather than on every click. The chart is drawn before the prose and buttons change, so Plotly's text
   measurements do not force the browser to lay out the page in the middle of the update.
 - **The smallest Plotly bundle that draws every kind.** Every chart kind draws its marks as layout shapes and
-  pictures over scatter traces (a bar trace only for a legend's swatch, a colour bar on an out-of-view scatter
-  trace), so the build ships a partial bundle of its own (plotly-bundle/): plotly.js 4.1's core with the scatter
+  pictures over scatter traces (a bar trace only for a legend's swatch), so the build ships a partial bundle of its own (plotly-bundle/): plotly.js 4.1's core with the scatter
   and bar traces and only the components the charts use, without the attribute descriptions, built with esbuild
   from the plotly.js source that package.json pins. 912 KB, 323 KB gzipped, against 1,164 KB and 386 KB for the
   official basic bundle (scatter, bar, pie) it replaces, so a phone downloads a sixth less and runs a fifth less

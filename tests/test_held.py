@@ -140,6 +140,21 @@ def test_a_state_on_its_own_scale_changes_the_colour_bar_in_the_layout_alone():
     assert texts[0][0].startswith("−") and "0" in texts[0] and (texts[1][0], texts[1][-1]) == ("0", "1")
 
 
+def test_the_union_of_the_states_sets_a_range_and_the_authors_range_wins():
+    """A line over 2 positions in one state and 25 in another: the x axis holds all 25 in
+    both; a declared x_range holds instead, and a position outside it is an error."""
+    states = [{"x": list(range(n)), "y": [1.0 - i / 30 for i in range(n)]} for n in (2, 25)]
+    kind = charts.get("line")
+    ranges = {tuple(kind.figure(charts.resolved(chart(kind="line"), states), d)["layout"]["xaxis"]["range"])
+              for d in states}
+    assert ranges == {(0, 24)}
+    declared = chart(kind="line", x_range=[0, 30])
+    assert {tuple(kind.figure(charts.resolved(declared, states), d)["layout"]["xaxis"]["range"]) for d in states} \
+        == {(0, 30)}
+    [issue] = charts.check(kind, states[1], chart(kind="line", x_range=[0, 10]))
+    assert issue.key == "x" and "outside x_range [0, 10]" in issue.message
+
+
 def test_the_rescale_option_takes_a_reason():
     from generator.kinds.explainer.schema import CHART
 

@@ -77,7 +77,8 @@ CHART = {
                       "the step (with zero in it for bars on a linear axis), so the axis never moves when the reader "
                       "clicks.",
                       default="auto", check=range_check),
-    "x_range": Option((list, str), "scatter: the x axis range, as y_range.", default="auto", check=range_check),
+    "x_range": Option((list, str), "line (with numbers for x) and scatter: the x axis range, as y_range.",
+                      default="auto", check=range_check),
     "y_scale": Option((str,), "line, scatter and bar: 'log' to draw the y axis (a bar chart's values) on a log "
                       "scale, for values that span orders of magnitude (a loss that falls to 0.0001 at one "
                       "learning rate and climbs to 2,000 at another). Every value must then be above zero; the "

@@ -19,8 +19,13 @@ A kind is a module with
   from the data of every state of the step (an axis or colour range that stays
   fixed whatever the reader chooses), which `resolved` applies to the chart the
   figures are drawn with; a key that is no option is a fact about the step's
-  states (a diagram's labels that change), which the figures read from the
-  chart's `step_facts` (a dict, empty for a chart drawn alone).
+  states (a diagram's labels that change, the frame of a matrix), which the
+  figures read from the chart's `step_facts` (a dict, empty for a chart drawn
+  alone). Every state's figure then has one layout but for its marks, shapes and
+  pictures (held.py), unless the chart declares `rescale`;
+- optionally `extents(chart, data, layout) -> {axis: (extent, span, px)}`: how far
+  one state's data reach along an axis of the held layout, for the build's warning
+  about a state squeezed into a few pixels (held.py).
 Colours come from colour-blind-safe palettes; text, grid and outline colours
 are left to the page's theme (see common.theme_colour).
 """

@@ -9,7 +9,8 @@ declared in the chart's options or worked out by the build over every state,
 so a colour means the same value whatever the reader chooses.
 
 A matrix of up to 400 cells (20 × 20) is drawn as one picture of its cells and
-printed values on square cells. A larger matrix, whose printed values would be too
+printed values on square cells. The axes hold the largest matrix of the step, so a
+smaller one grows out of the top-left corner (charts/held.py). A larger matrix, whose printed values would be too
 small to read, is a picture of a pixel per cell, drawn with sharp edges, beside a
 colour bar (masked cells are clear in it, and a picture of them alone hatches them). Either
 way, choosing another matrix redraws just that picture, in a millisecond or two,
@@ -18,7 +19,7 @@ where a heatmap trace would have Plotly recompute and redraw the whole figure (3
 value, as the step's data table writes them: the page reads them from the table,
 which lists every value. With cell_text = "auto" the printed values are left out
 wherever the picture is drawn too small to read them (a colour bar then stands beside
-the matrix), and cell_format writes them as a readout format does (count: 9, not
+the matrix, drawn by the build into the layout: colour_bar.py), and cell_format writes them as a readout format does (count: 9, not
 9.00). Regions mark rectangles of cells over the matrix (a kernel's window outlined,
 a padding ring hatched), keyed above the plot and named in the table beside each value.
 """

@@ -94,6 +94,10 @@ def check(data: dict, chart=None) -> list[Issue]:
             if names is None:
                 message = message.replace("y[0]", "y", 1)
             return [Issue("y", message)]
+    reach = declared_range(chart, "x_range") if chart is not None and numeric else None
+    if reach and not reach[0] <= min(x) <= max(x) <= reach[1]:
+        bad = min(x) if min(x) < reach[0] else max(x)
+        found.append(Issue("x", f"x = {exact(bad)} is outside x_range {span_text(reach)}"))
     span = declared_range(chart, "y_range") if chart is not None else None
     if span:
         for name, values in lists:
