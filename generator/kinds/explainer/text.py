@@ -33,7 +33,7 @@ def render_explainer_text(explainer: Explainer, computed: list[StepStates], text
     steps = []
     for step_states in computed:
         try:
-            steps.append(_render_step(explainer, step_states, html_env, text_env, to_html))
+            steps.append(_render_step(explainer, step_states, html_env, text_env, to_html, text.plain))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -41,7 +41,7 @@ def render_explainer_text(explainer: Explainer, computed: list[StepStates], text
     return steps
 
 
-def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html) -> StepProse:
+def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html, plain) -> StepProse:
     step = computed.step
     prose = _compile(html_env, step.prose, step, "prose", step.prose_line)
     several = len(step.charts) > 1 or step.summaries != [step.summary]
@@ -54,7 +54,8 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
         slots: list[str] | None = [] if markers else None
         text = _render(prose, state.values, explainer, step, "prose", state.choice, slots=slots)
         html = _MARKER.sub(lambda m: slots[int(m.group(1))], to_html(text)) if markers else to_html(text)
-        shown = [" ".join(_render(summary, state.values, explainer, step, part, state.choice).split())
+        # A summary is plain text (a caption, a figure's alt text): math and citations in their plain forms.
+        shown = [plain(" ".join(_render(summary, state.values, explainer, step, part, state.choice).split()))
                  if summary else "" for summary, part in zip(summaries, parts)]
         states[state.key] = (html, shown[0] if shown else "")
         texts[state.key] = shown
