@@ -170,7 +170,7 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
         for path, text in texts.items():
             if page.path not in path.parents or "@" not in text:
                 continue
-            for citation in find_citations(text, narrative=bool(entries)):
+            for citation in find_citations(_without_comments(text), narrative=bool(entries)):
                 line = text.count("\n", 0, citation.start) + 1
                 for item in citation.items:
                     if item.key in entries:
@@ -196,6 +196,19 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
             warnings.append(Problem(bibliography.path, f"entry {key!r} is cited by no page: cite it as [@{key}] "
                                     "or list it in a page's further_reading", entry.line))
     return errors
+
+
+_FRONT_MATTER_COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)
+
+
+def _without_comments(text: str) -> str:
+    """The text with the whole-line comments of its TOML front matter blanked (lines keep
+    their numbers): a comment may show the syntax of a citation without citing."""
+    if not text.startswith("+++"):
+        return text
+    end = text.find("\n+++", 3)
+    end = len(text) if end < 0 else end
+    return _FRONT_MATTER_COMMENT.sub("", text[:end]) + text[end:]
 
 
 def _series_order(config: SiteConfig, pages: list) -> list:

@@ -24,7 +24,7 @@ from .code import code_block, prose_parts
 
 # A key: Pandoc's, letters, digits and _ with inner punctuation (a trailing one is the sentence's).
 _KEY = r"(?:\{(?P<braced>[^{}\n]+)\}|(?P<bare>\w(?:[\w:.#$%&+?<>~/-]*\w)?))"
-_NARRATIVE = re.compile(r"(?<![\w@\\])(?P<minus>-?)@" + _KEY + r"(?:[ \t]?\[(?P<locator>[^\[\]\n]+)\])?")
+_NARRATIVE = re.compile(r"(?<![\w@\\/])(?P<minus>-?)@" + _KEY + r"(?:[ \t]?\[(?P<locator>[^\[\]\n]+)\])?")
 _BRACKETED = re.compile(r"\[(?P<body>[^\[\]]*?(?<![\w\\])-?@[^\[\]]*)\](?![(\[:])")
 _ITEM = re.compile(r"^(?P<prefix>.*?)(?<![\w@\\])(?P<minus>-?)@" + _KEY + r"(?P<suffix>.*)$", re.S)
 

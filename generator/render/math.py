@@ -228,8 +228,9 @@ def _upright_letter(element: ET.Element) -> bool:
 # --- Plain text ----------------------------------------------------------------------------------
 
 _SUBSCRIPTS = dict(zip("0123456789+-=()aehijklmnoprstuvx\u2212", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₋"))
-_SUPERSCRIPTS = dict(zip("0123456789+-=()ainT\u22a4\u2212ABDEGHIJKLMNOPRTUVW",
-                         "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃⁱⁿᵀᵀ⁻ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ"))
+# Only the small forms fonts and screen readers know well: digits, signs, the transpose's ᵀ, n and i
+# (x², Kᵀ, xⁿ); a capital's modifier letter (ᴼ) would read oddly, so W^O stays W^O.
+_SUPERSCRIPTS = dict(zip("0123456789+-=()inT\u22a4\u2212", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀᵀ⁻"))
 _RELATIONS = set("=<>≤≥≠≈≡∼∝→←↦⇒⇔∈∉⊂⊆")
 _BINARY = set("+−-±×·÷∗∘")
 _LARGE = set("∑∏∫∮⋃⋂")
