@@ -212,3 +212,18 @@ def offline_page(browser):
     watch = PageWatch(page)
     yield watch
     context.close()
+
+
+# Tiers: `pytest -m "not browser and not slow"` runs the Python tests alone in a minute
+# or two. A test is a browser test by the fixture it uses, so none can be left out by
+# forgetting a mark; `slow` marks the few others that run a whole tool (the JVM's Nu
+# checker, a wheel built and installed, a retrain).
+_SLOW_MODULES = {"test_html_validity", "test_packaging", "test_pages_workflow"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        if item.module.__name__.rsplit(".", 1)[-1] in _SLOW_MODULES or item.name.endswith("_slow"):
+            item.add_marker(pytest.mark.slow)

@@ -147,8 +147,11 @@ class PageParser(HTMLParser):
             self.ids.add(attrs["id"])
         if tag == "a" and attrs.get("name"):
             self.ids.add(attrs["name"])
-        if tag == "a" and attrs.get("href") is not None:
-            self.links.append(attrs["href"])
+        href = attrs.get("href", attrs.get("xlink:href"))  # SVG 1.1 writes xlink:href
+        if tag == "a" and href is not None:
+            self.links.append(href)
+        elif tag in ("image", "use", "feimage") and href:  # SVG: what the drawing loads
+            self.loads.append(href)
         elif tag == "link" and attrs.get("href"):
             rels = set((attrs.get("rel") or "").lower().split())
             (self.loads if rels & _LOADED_RELS else self.links).append(attrs["href"])
@@ -200,7 +203,8 @@ class CrawlReport:
 
 
 def crawl(start: str, fetch: Callable[[str], Resource], inside: str) -> CrawlReport:
-    """Follow every link, stylesheet, script and image from `start`. Problems:
+    """Follow every link, stylesheet, script and image from `start`, in pages and in
+    SVG files alike. Problems:
     anything that does not load, a fragment with no matching id, an address
     outside `inside`, and any file loaded from another site."""
     report = CrawlReport()
@@ -214,7 +218,7 @@ def crawl(start: str, fetch: Callable[[str], Resource], inside: str) -> CrawlRep
         report.fetched[url] = resource.status
         if resource.status != 200:
             continue
-        if resource.content_type == "text/html":
+        if resource.content_type in ("text/html", "image/svg+xml"):  # a figure file links to its page
             page = parse_page(resource.body.decode("utf-8"))
             report.pages[url] = page
             references = [(ref, True) for ref in page.links] + [(ref, False) for ref in page.loads]

@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+from generator.compute.precision import written_data
 from generator.load.content import load_site
 
 from .conftest import CONTENT, PageWatch, draw_every_chart
@@ -165,9 +166,10 @@ def _check_shows(shown, states, texts, key, choice, labels):
     assert len(shown["charts"]) == len(shown["tables"]) == len(step.charts), where
     for index, chart in enumerate(shown["charts"]):
         figure = states.figures[index][key]
-        assert {part: chart[part] for part in ("data", "images", "shapes")} == with_colours({
+        # What the page carries: floats at the build's precision (compute/precision.py).
+        assert {part: chart[part] for part in ("data", "images", "shapes")} == with_colours(written_data({
             "data": figure["data"],
             "images": [image["source"] for image in figure["layout"].get("images", [])],
-            "shapes": figure["layout"].get("shapes", [])}, chart["colours"]), where + (index,)
+            "shapes": figure["layout"].get("shapes", [])}), chart["colours"]), where + (index,)
         table = states.tables(labels)[index][key]
         assert shown["tables"][index] == expected_table(table), where + (index,)

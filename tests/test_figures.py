@@ -65,7 +65,9 @@ def test_every_chart_of_every_explainer_has_a_figure_file(built_site, site_state
                 if caption:
                     assert lines[1] == caption, where
                 assert f"Source: {explainer.title}, {site.config.title}" in lines, where
-                assert link_of(root) == f"{explainer.slug}/index.html#step-{step.number}", where
+                # It names the page's place in the site, and links there from where the file sits.
+                assert f"{explainer.slug}/index.html#step-{step.number}" in lines, where
+                assert link_of(root) == f"../../{explainer.slug}/index.html#step-{step.number}", where
                 # The chart itself, as the page's still picture draws it, in colours a file can hold.
                 assert root.findall(f"{SVG}svg"), where
                 text = path.read_text("utf-8")

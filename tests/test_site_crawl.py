@@ -4,6 +4,7 @@ stylesheet, script and image must resolve, and nothing may leave the site."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -49,10 +50,25 @@ def test_crawl_under_a_subpath_finds_every_page_and_nothing_broken(hosted, name)
     report = crawl(root_url + "index.html", fetch_http, inside=root_url)
     assert report.problems == []
     assert built_pages(out) <= reached(report, root_url), "a page cannot be reached by links"
+    figures = {p.relative_to(out).as_posix() for p in (out / "figures").rglob("*.svg")}
+    assert figures and figures <= reached(report, root_url), "a figure file cannot be reached by links"
     assert {"assets/style.css", "assets/runtime.js", "assets/plotly.min.js", "assets/game.js"} <= reached(report, root_url)
     assert len(server.outside) == before, f"requests escaped the subpath: {server.outside[before:]}"
     # References open in new pages on other sites; nothing is loaded from them.
     assert all(link.startswith("https://") for link in report.external_links)
+
+
+def test_every_address_of_the_sitemap_and_robots_txt_is_served(hosted):
+    _, sites = hosted
+    root_url, out = sites[PUBLISHED]
+    sitemap = ET.parse(out / "sitemap.xml").getroot()
+    addresses = [loc.text for loc in sitemap.iter() if loc.tag.endswith("}loc")]
+    robots = (out / "robots.txt").read_text("utf-8")
+    addresses += re.findall(r"^Sitemap: (\S+)$", robots, re.M)
+    assert len(addresses) > len(built_pages(out)) // 2 and any(a.endswith(".svg") for a in addresses)
+    for address in addresses:
+        assert address.startswith(root_url), f"{address} is not under the published address {root_url}"
+        assert fetch_http(address).status == 200, f"{address} is not served"
 
 
 @pytest.mark.parametrize("name", [PLAIN, PUBLISHED])

@@ -33,8 +33,9 @@ GAP = 8            # between the title, the chart, the caption and the source
 class Source:
     """Where a figure comes from: the lines under its caption."""
     line: str      # "Source: How Self-Attention Works, Lensa ML"
-    link: str      # the address of the page, at the figure's step and state
+    link: str      # the address of the page, at the figure's step and state, as the figure writes it
     licence: str   # the site's reuse terms, or ""
+    href: str = ""  # where the link goes from the file itself, when that differs from `link`
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def figure_svg(drawing: Drawing | None, title: str, caption: str, source: Source
     y += SOURCE_LINE * len(source_lines)
     if source.link:
         link_lines = wrap(source.link, SOURCE_SIZE, room)
-        parts.append(f'<a href="{escape(source.link)}">'
+        parts.append(f'<a href="{escape(source.href or source.link)}">'
                      + _lines(link_lines, y, SOURCE_SIZE, SOURCE_LINE, f'fill="{accent}"') + "</a>")
         y += SOURCE_LINE * len(link_lines)
     if source.licence:

@@ -50,7 +50,9 @@ def render_figures(explainer: Explainer, steps: list[StepStates], prose: list[St
     urls = context.urls(path)
     # The address a figure cites: the published page when the site has one, else its
     # place in the site, from the site's root (a file copied into slides has no "here").
+    # The file's own link goes there from where the file sits, beside the page of figures.
     address = seo.page_url(site, page_path(explainer.slug)) if config.base_url else page_path(explainer.slug)
+    followed = address if config.base_url else urls.page(explainer.slug)
     line = labels["figure_source"].replace("{page}", explainer.title).replace("{site}", config.title)
     year = explainer.updated.year
     files, views = [], []
@@ -62,8 +64,9 @@ def render_figures(explainer: Explainer, steps: list[StepStates], prose: list[St
             name = figure_name(step.number, index)
             title = chart.title or step.title
             link = f"{address}#step-{step.number}"
+            source = Source(line, link, config.licence, href=f"{followed}#step-{step.number}")
             try:
-                made = figure_svg(drawing, title, caption, Source(line, link, config.licence), palette, FONT_FAMILY)
+                made = figure_svg(drawing, title, caption, source, palette, FONT_FAMILY)
             except BuildError as err:
                 raise BuildError(f"theme {context.theme.name!r}, {explainer.slug} step {step.number}: {err}") from None
             files.append(Page(figures_path(explainer.slug, name), made.svg, indexed=False, source=explainer.slug))
