@@ -33,7 +33,8 @@ class Entry:
     more_authors: bool          # the list ends in "and others": et al.
     year: str
     title: str
-    venue: str                  # journal, proceedings, publisher or series; "" when none
+    venue: str                  # journal, proceedings, publisher or series, with volume and pages; "" when none
+    note: str                   # the entry's note ("Llama Team, AI @ Meta"), shown after the authors
     doi: str
     arxiv: str
     url: str
@@ -120,11 +121,21 @@ def _entry(parsed: ParsedEntry, path: Path, errors: list[Problem]) -> Entry | No
         key=parsed.key, line=line, type=parsed.entry_type.lower(),
         authors=tuple(_full_name(name) for name in people), surnames=tuple(_surname(name) for name in people),
         more_authors=len(people) < len(names), year=year, title=_text(fields["title"]),
-        venue=_text(next((fields[key] for key in ("journal", "booktitle", "howpublished", "publisher", "series",
-                                                  "institution", "school") if fields.get(key)), "")),
+        venue=_venue(fields), note=_text(fields.get("note", "")),
         doi=re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", _text(fields.get("doi", "")), flags=re.I),
         arxiv=arxiv, url=url, bibtex=parsed.raw.strip(),
     )
+
+
+def _venue(fields: dict) -> str:
+    """Where the work appeared: "Cognitive Psychology 23, pp. 45–93"."""
+    venue = _text(next((fields[key] for key in ("journal", "booktitle", "howpublished", "publisher", "series",
+                                                 "institution", "school") if fields.get(key)), ""))
+    if venue and fields.get("volume"):
+        venue += f" {_text(fields['volume'])}"
+    if venue and fields.get("pages"):
+        venue += f", pp. {_text(fields['pages'])}"
+    return venue
 
 
 def _is_others(name) -> bool:

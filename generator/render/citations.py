@@ -151,12 +151,14 @@ def _years(entries: dict) -> dict[str, str]:
 
 
 def _names(entry) -> str:
-    names = list(entry.authors) + (["others"] if entry.more_authors else [])
+    names = list(entry.authors)
     if entry.more_authors:
-        return ", ".join(entry.authors) + " et al."
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        shown = ", ".join(names) + " et al."
+    elif len(names) <= 2:
+        shown = " and ".join(names)
+    else:
+        shown = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{shown} ({entry.note})" if entry.note else shown
 
 
 def links_of(entry) -> list[tuple[str, str]]:
@@ -210,9 +212,13 @@ def citation_text(citation: Citation, style: CitationStyle) -> str:
 _CARD = re.compile(r'<span class="cite-card">.*?</span>', re.S)
 
 
+_CITED = re.compile(r'<span class="cite"><a href="[^"]*">(.*?)</a><span class="cite-card">.*?</span></span>', re.S)
+
+
 def without_cards(fragment: str) -> str:
-    """An HTML fragment without its citations' cards: its text as it reads (for striptags)."""
-    return _CARD.sub("", fragment) if "cite-card" in fragment else fragment
+    """An HTML fragment with each citation as the text it reads ("Vaswani et al., 2017"),
+    without its link and card (for striptags, and for a test's reading)."""
+    return _CARD.sub("", _CITED.sub(r"\1", fragment)) if "cite-card" in fragment else fragment
 
 
 def plain_citations(text: str, style: CitationStyle) -> str:

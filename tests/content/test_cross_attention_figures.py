@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pytest
 
+from generator.render.markup import plain_text_of
+
 from generator.render import charts
 
 from ..conftest import page_states
@@ -26,7 +28,7 @@ def computed(site_states):
 
 def _text(html):
     """The text a reader sees: tags dropped, spaces normalised, none before punctuation."""
-    text = " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+    text = " ".join(re.sub(r"<[^>]+>", " ", plain_text_of(html)).replace("&amp;", "&").split())
     return re.sub(r"\( ", "(", re.sub(r" ([,.;:)])", r"\1", text))
 
 

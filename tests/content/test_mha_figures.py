@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from generator.render.markup import plain_text_of
+
 
 @pytest.fixture(scope="module")
 def computed(mha_states):
@@ -24,7 +26,7 @@ def default(computed, number):
 
 
 def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    return " ".join(re.sub(r"<[^>]+>", " ", plain_text_of(html)).split())
 
 
 def test_six_steps_with_the_brief_titles(computed):

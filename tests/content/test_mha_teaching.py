@@ -12,6 +12,7 @@ import pytest
 
 from .test_mha_model import model  # noqa: F401  (the toy model, imported from content/)
 from .reader import normalise as _text  # the text a reader sees of some HTML
+from .reader import check_references
 
 LAYER = 4  # the four-head layer of steps 4 to 6
 
@@ -233,14 +234,7 @@ def test_formulas_state_their_conditions(page, model):  # noqa: F811
 # Every work the page names is in its references, and every reference is used.
 
 def test_every_cited_work_is_referenced(page):
-    explainer = page[0]
-    text = _everything(page)
-    cited = set(re.findall(r"([A-Z][a-z]+|Gemma Team)(?: et al\.)?,? \(?((?:19|20)\d\d)\)?", text))
-    firsts = [(ref.authors.split(",")[0], ref.year) for ref in explainer.references]
-    surnames = {(first if first.endswith("Team") else first.split()[-1], year) for first, year in firsts}
-    cited = {(name, int(year)) for name, year in cited}
-    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
-    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+    check_references(page[0], _everything(page))
 
 
 def test_step6_positional_head_sends_most_of_the_rest_to_the_neighbours(page, model):  # noqa: F811

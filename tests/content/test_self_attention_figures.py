@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from generator.render.markup import plain_text_of
+
 from ..conftest import page_states
 
 SLUG = "self-attention"
@@ -27,7 +29,7 @@ def fixed(value, digits):
 
 
 def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").replace("&quot;", '"')
+    return " ".join(re.sub(r"<[^>]+>", " ", plain_text_of(html)).replace("&amp;", "&").replace("&quot;", '"')
                     .replace("&#34;", '"').replace("&#39;", "'").split())
 
 
