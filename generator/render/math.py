@@ -1,7 +1,7 @@
 """Math in an author's text: `$…$` inline and `$$…$$` display, turned at build
 time into MathML Core (by latex2mathml), which browsers draw natively, so a page
 needs no math script and works from file://, in copies, embeds and SCORM
-packages; and each expression's faithful plain-text form (dₖ, softmax(QKᵀ/√dₖ)V)
+packages; and each expression's faithful plain-text form (d_k, softmax(QKᵀ/√d_k)V)
 wherever plain text is needed: chart summaries, titles, descriptions, JSON-LD.
 
 Dollars follow Pandoc's rules: an opening `$` has a non-space character on its
@@ -227,10 +227,11 @@ def _upright_letter(element: ET.Element) -> bool:
 
 # --- Plain text ----------------------------------------------------------------------------------
 
-_SUBSCRIPTS = dict(zip("0123456789+-=()aehijklmnoprstuvx\u2212", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₋"))
-# Only the small forms fonts and screen readers know well: digits, signs, the transpose's ᵀ, n and i
-# (x², Kᵀ, xⁿ); a capital's modifier letter (ᴼ) would read oddly, so W^O stays W^O.
-_SUPERSCRIPTS = dict(zip("0123456789+-=()inT\u22a4\u2212", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀᵀ⁻"))
+# Unicode's small forms only where fonts and screen readers know them well: digits and signs
+# (x₁, log₂, x², x⁻¹) and the transpose's ᵀ; letters are written out as plain text has long
+# written them (d_k, W^O, d_model), which reads the same everywhere.
+_SUBSCRIPTS = dict(zip("0123456789+-=()\u2212", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎₋"))
+_SUPERSCRIPTS = dict(zip("0123456789+-=()T\u22a4\u2212", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀᵀ⁻"))
 _RELATIONS = set("=<>≤≥≠≈≡∼∝→←↦⇒⇔∈∉⊂⊆")
 _BINARY = set("+−-±×·÷∗∘")
 _LARGE = set("∑∏∫∮⋃⋂")
@@ -334,8 +335,8 @@ def _scripted(tag: str, children: list[ET.Element], parts: list[str]) -> str:
 
 
 def _script(text: str, table: dict[str, str], mark: str) -> str:
-    """A sub- or superscript in Unicode's small forms when it has them all (dₖ, x², Kᵀ),
-    else written out (d_model, W^Q, x_(i+1))."""
+    """A sub- or superscript in Unicode's small forms when it has them all (x², Kᵀ, log₂),
+    else written out (d_k, d_model, W^Q, x_(i+1))."""
     text = text.strip()
     if text and all(char in table for char in text):
         return "".join(table[char] for char in text)
@@ -358,7 +359,7 @@ def _bracketed(text: str) -> bool:
 
 
 def _grouped(text: str) -> str:
-    return text if _bracketed(text) or re.fullmatch(r"[\w.′ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉ₖᵢⱼₙₘₜ]+", text) else f"({text})"
+    return text if _bracketed(text) or re.fullmatch(r"[\w.′ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+", text) else f"({text})"
 
 
 @functools.lru_cache(maxsize=4096)

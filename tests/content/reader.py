@@ -27,7 +27,7 @@ def readouts(section):
 def normalise(html_text):
     """HTML (or an author's Markdown) as text with its tags and spacing gone, so that the
     page's prose and the prose rendered in Python compare whatever the markup's whitespace:
-    as a reader reads it, math in its plain form (dₖ), a citation as its text, "(Vaswani et
+    as a reader reads it, math in its plain form (√d_k), a citation as its text, "(Vaswani et
     al., 2017)", without its card."""
     text = plain_text_of(_series_markup().plain(html_text) if "@" in html_text or "$" in html_text else html_text)
     return " ".join(re.sub(r"<[^>]+>", " ", text).replace("&amp;", "&").split())

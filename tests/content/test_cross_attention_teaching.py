@@ -230,7 +230,7 @@ def test_step1_says_which_parts_are_hand_set_and_which_random(computed, model): 
     queries = model.DECODER_STATES @ model.W_Q[h]
     assert np.allclose(queries @ keys.T / np.sqrt(model.D_K), model.ALIGNMENT_SCORES[h])   # solved to the scores
     for _, _, prose in states_of(computed, 1):
-        assert "random encoder output times a random W_K" in prose and "only W_Q is solved" in prose
+        assert "random encoder output times a random W^K" in prose and "only W^Q is solved" in prose
         assert "the queries, keys and weights are then computed from them" not in prose
 
 

@@ -78,7 +78,7 @@ def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
     assert concat != gemma["d_model"]  # the page's counterexample is one
     deeper = _part(page, 4, "deeper")
     assert f"{concat:,} numbers per token" in deeper
-    assert f"{concat}×{gemma['d_model']} W_O" in deeper
+    assert f"{concat}×{gemma['d_model']} W^O" in deeper
     assert f"width of {gemma['d_model']:,}" in deeper
     # W_O of (h·d_head) × d_model: Gemma's attention layer is 4·d_model·concat weights.
     assert model.attention_params(gemma["d_model"], gemma["heads"], gemma["d_head"]) == 4 * gemma["d_model"] * concat
@@ -111,8 +111,9 @@ def test_the_page_says_reshape_then_transpose(page):
     deeper = _part(page, 2, "deeper")
     assert deeper.index("(length, heads, d_k)") < deeper.index("transpose to (heads, length, d_k)")
     explainer = page[0]
-    assert explainer.questions.index("(batch, length, heads, d_k)") < explainer.questions.index("(batch, heads, length, d_k)")
-    assert "reshaped to (batch, heads" not in explainer.questions
+    questions = _text(explainer.questions)
+    assert questions.index("(batch, length, heads, d_k)") < questions.index("(batch, heads, length, d_k)")
+    assert "reshaped to (batch, heads" not in questions
 
 
 # Item 4: Voita et al.'s positional heads look at the previous or the next token.

@@ -91,7 +91,7 @@ def test_step2_claims(pe_states, model):  # noqa: F811
     assert all(math.isclose(model.wavelength(j + 1) / model.wavelength(j), ratio) for j in range(7))
     assert f"{ratio:.2f} times longer" in _part(pe_states, 2, "hint")
     deeper = _part(pe_states, 2, "deeper")
-    assert f"2π ({2 * math.pi:.2f})" in deeper and f"10000·2π ({20000 * math.pi:,.2f})" in deeper
+    assert f"2π ({2 * math.pi:.2f})" in deeper and f"10000 · 2π ({20000 * math.pi:,.2f})" in deeper
     assert f"stops at {model.wavelength(7):,.2f}" in deeper and "256 pairs" in deeper
 
 
