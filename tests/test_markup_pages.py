@@ -45,8 +45,16 @@ def _strings(node):
 
 
 def test_no_tex_is_left_in_any_state_and_every_citation_has_its_entry(built_site):
-    out, _ = built_site
+    out, result = built_site
     problems = []
+    # The series uses all three: math and citations on every content page, code on one at least.
+    for source in result.site.pages:
+        page = (out / source.slug / "index.html").read_text("utf-8")
+        assert 'class="cite"' in page, source.slug
+        if source.kind == "explainer" and source.slug != "bert-masked-language-modeling":
+            assert "<math" in page or "\\u003cmath" in page, source.slug
+    assert any('class="code-block"><pre tabindex="0"><code class="language-python">' in p.read_text("utf-8")
+               for p in out.glob("*/index.html"))
     for path in built_pages(out):
         page_html = path.read_text("utf-8")
         where = str(path.relative_to(out))
@@ -83,6 +91,8 @@ _DRAWN = """() => {
   const maths = [...document.querySelectorAll('math')].filter(seen);
   const undrawn = maths.filter(m => !(m instanceof MathMLElement) || m.getBoundingClientRect().width < 4)
     .map(m => m.outerHTML.slice(0, 80));
+  const cardless = [...document.querySelectorAll('.cite > a')].filter(a => !a.nextElementSibling)
+    .map(a => a.getAttribute('href'));
   const broken = [...document.querySelectorAll('.cite > a')].map(a => a.getAttribute('href'))
     .filter(href => !document.getElementById(decodeURIComponent(href.slice(1))));
   const colours = [...document.querySelectorAll('.code-block code')].filter(seen).map(code => {
@@ -90,7 +100,7 @@ _DRAWN = """() => {
     const token = code.querySelector('.k, .kn, .s, .s1, .s2, .mi, .mf, .c1, .nb, .nf, .na, .nl');
     return token ? [base, getComputedStyle(token).color] : null;
   }).filter(Boolean);
-  return {maths: maths.length, undrawn, broken, colours};
+  return {maths: maths.length, undrawn, broken, cardless, colours};
 }"""
 
 
@@ -111,6 +121,7 @@ def test_math_is_drawn_citations_resolve_and_code_is_coloured_in_both_schemes(bu
         context.close()
         report += [f"{where}: math not drawn: {m}" for m in light["undrawn"]]
         report += [f"{where}: citation of {href} leads nowhere" for href in light["broken"]]
+        report += [f"{where}: citation of {href} has no card" for href in light["cardless"]]
         for scheme, found in (("light", light), ("dark", dark)):
             report += [f"{where} ({scheme}): code not coloured" for base, token in found["colours"] if base == token]
         if light["colours"] and [t for _, t in light["colours"]] == [t for _, t in dark["colours"]]:
@@ -139,7 +150,8 @@ def markup_site(tmp_path_factory):
     explainer = (content / "coin-flips/explainer.md").read_text()
     step = (content / "coin-flips/steps/01-runs.md").read_text()
     write_files(content, {
-        "coin-flips/steps/01-runs.md": step.replace(" </script><!-- tricky.", "."),  # markup for other tests
+        # The step's text cites too, in every state (its tricky markup is for other tests).
+        "coin-flips/steps/01-runs.md": step.replace(" </script><!-- tricky.", ", as @vaswani2017 would say."),
         "references.bib": BIB,
         "coin-flips/explainer.md": explainer.replace(
             "A fair coin lands heads half the time.",
@@ -173,6 +185,21 @@ def test_a_citations_card_shows_on_hover_and_on_keyboard_focus(markup_site, brow
     assert card.is_visible()
     page.keyboard.press("Tab")
     card.wait_for(state="hidden")
+    page.close()
+
+
+def test_a_states_new_text_gets_its_cards(markup_site, browser):
+    page = browser.new_page()
+    page.goto((markup_site / "coin-flips" / "index.html").as_uri())
+    wait_for_runtime(page)
+    step = page.get_by_role("region", name="Runs of Heads")
+    step.get_by_role("group", name="Flips").get_by_role("button", name="3").click()
+    prose = step.locator("[data-prose]")
+    prose.get_by_text("With 3 flips").wait_for()
+    link = prose.get_by_role("link", name="Vaswani et al. (2017)")
+    link.focus()
+    prose.locator(".cite-card").wait_for(state="visible")
+    assert "Attention Is All You Need" in prose.locator(".cite-card").inner_text()
     page.close()
 
 

@@ -6,20 +6,24 @@ A duplicate key, an entry the parser cannot read, or one without the authors,
 title or year an author–year citation needs, is an error at its line."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
+import pickle
 import re
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 
-import bibtexparser
-from bibtexparser import middlewares
-from bibtexparser.model import DuplicateBlockKeyBlock, Entry as ParsedEntry, ParsingFailedBlock
-from pylatexenc.latex2text import LatexNodes2Text
-
+from ..cache import disk
 from ..errors import Problem
 
-_TO_TEXT = LatexNodes2Text(math_mode="verbatim")
+# What a parsed file depends on besides its text: the parser, the decoder and this code. Parsing
+# and decoding cost far more than a build's other loading (bibtexparser and pylatexenc are slow
+# to import too), so the entries are kept on disk like Markdown's HTML, and in memory for the
+# dev server's rebuilds; the two libraries are imported only to parse a file not seen before.
+_VERSION = hashlib.sha256(Path(__file__).read_bytes()
+                          + f"{version('bibtexparser')} {version('pylatexenc')}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,33 @@ def load_bibliography(path: Path, errors: list[Problem]) -> Bibliography:
     except (OSError, UnicodeDecodeError) as err:
         errors.append(Problem(path, f"cannot be read as UTF-8 text: {err}"))
         return Bibliography(path)
+    entries, problems = _parsed(text)
+    errors += [Problem(path, message, line) for message, line in problems]
+    return Bibliography(path, dict(entries), hashlib.sha256(data).hexdigest())
+
+
+@functools.lru_cache(maxsize=8)  # by the file's text: the dev server rebuilds with the same file
+def _parsed(text: str) -> tuple[dict, tuple]:
+    key = disk.digest(_VERSION, text)
+    stored = disk.read("bibliography", key)
+    if stored is not None:
+        try:
+            return pickle.loads(stored)
+        except Exception:  # noqa: BLE001 (a damaged entry: parse again)
+            pass
+    found: list[tuple[str, int]] = []
+    entries = _parse(text, found)
+    result = (entries, tuple(found))
+    disk.write("bibliography", key, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    return result
+
+
+def _parse(text: str, problems: list[tuple[str, int]]) -> dict:
+    """(message, line) of each problem appended to `problems`; the readable entries by key."""
+    import bibtexparser
+    from bibtexparser import middlewares
+    from bibtexparser.model import DuplicateBlockKeyBlock, ParsingFailedBlock
+
     logger = logging.getLogger("bibtexparser")
     captured, propagate = _Captured(), logger.propagate
     logger.addHandler(captured)
@@ -86,21 +117,20 @@ def load_bibliography(path: Path, errors: list[Problem]) -> Bibliography:
         line = block.start_line + 1
         if isinstance(block, DuplicateBlockKeyBlock):
             first = next((e.start_line + 1 for e in library.entries if e.key == block.key), None)
-            errors.append(Problem(path, f"duplicate key {block.key!r}" + (f" (first at line {first})" if first else ""),
-                                  line))
+            problems.append((f"duplicate key {block.key!r}" + (f" (first at line {first})" if first else ""), line))
         elif isinstance(block, ParsingFailedBlock):
             reason = next((m for m in captured.messages if f"(line {block.start_line})" in m), "")
             reason = " ".join(reason.split("due to syntactical error in bibtex:")[-1].split()) or "syntax error"
-            errors.append(Problem(path, f"cannot read this entry: {reason}", line))
-    bibliography = Bibliography(path, digest=hashlib.sha256(data).hexdigest())
+            problems.append((f"cannot read this entry: {reason}", line))
+    entries = {}
     for parsed in library.entries:
-        entry = _entry(parsed, path, errors)
+        entry = _entry(parsed, problems)
         if entry is not None:
-            bibliography.entries[entry.key] = entry
-    return bibliography
+            entries[entry.key] = entry
+    return entries
 
 
-def _entry(parsed: ParsedEntry, path: Path, errors: list[Problem]) -> Entry | None:
+def _entry(parsed, problems: list[tuple[str, int]]) -> Entry | None:
     fields = {f.key.lower(): f.value for f in parsed.fields}
     line = parsed.start_line + 1
     names = fields.get("author") or fields.get("editor") or []
@@ -108,8 +138,8 @@ def _entry(parsed: ParsedEntry, path: Path, errors: list[Problem]) -> Entry | No
     missing = [name for name, present in (("author", people), ("title", fields.get("title")),
                                           ("year", fields.get("year"))) if not present]
     if missing:
-        errors.append(Problem(path, f"entry {parsed.key!r} has no {' or '.join(missing)}: an author–year "
-                              "citation needs the authors (or editors), the title and the year", line))
+        problems.append((f"entry {parsed.key!r} has no {' or '.join(missing)}: an author–year "
+                         "citation needs the authors (or editors), the title and the year", line))
         return None
     year = _text(fields["year"])
     eprint = _text(fields.get("eprint", ""))
@@ -143,7 +173,7 @@ def _is_others(name) -> bool:
 
 
 def _full_name(name) -> str:
-    return _text(" ".join(name.first + name.von + name.last + ([", " + " ".join(name.jr)] if name.jr else [])))
+    return _text(" ".join(name.first + name.von + name.last) + (", " + " ".join(name.jr) if name.jr else ""))
 
 
 def _surname(name) -> str:
@@ -155,4 +185,11 @@ def _text(value) -> str:
     value = str(value)
     if not re.search(r"[\\{}~$-]", value):
         return " ".join(value.split())
-    return " ".join(_TO_TEXT.latex_to_text(value).split())
+    return " ".join(_decoder().latex_to_text(value).split())
+
+
+@functools.lru_cache(maxsize=1)
+def _decoder():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="verbatim")

@@ -1,10 +1,12 @@
 """Citations in an author's text, in Pandoc's syntax: `[@key]`, `[@a; @b]`, a
 locator `[@key, §3.2]`, a prefix `[see @key]`, the year alone `[-@key]`, and a
 narrative `@key` (with a locator, `@key [Table 3]`). Each renders author–year,
-linked to its entry in the page's reference list, with the entry as a card the
-style sheet shows on hover and keyboard focus (no script; without styles it is a
-plain link). The reference list itself is made here too, in one style, from what
-a page cites and lists as further reading.
+linked to its entry in the page's reference list. The entry is the citation's
+card too, which the style sheet shows on hover and keyboard focus: the theme's
+small script puts a copy of it beside each citation, since every citation
+carrying its own in the markup cost more bytes than a page may have (without
+scripts a citation is a plain link to the entry). The reference list itself is
+made here, in one style, from what a page cites and lists as further reading.
 
 Keys are found the same way when the site is loaded (load/content.py), so an
 unknown key is an error at its file and line, and an entry no page cites is a
@@ -124,14 +126,18 @@ class CitationStyle:
                               source)
         return self.entries[key]
 
-    def card(self, key: str) -> str:
-        """The entry as the card a citation shows: title, authors, venue and year, link."""
+    @functools.lru_cache(maxsize=1024)
+    def entry_html(self, key: str) -> str:
+        """A work as the reference list and the cards show it: authors (year), the title (linked
+        to the entry's url, when it has one), the venue, its DOI and arXiv links."""
         entry = self.entries[key]
-        venue = f" <i>{html.escape(entry.venue)}</i>," if entry.venue else ""
-        links = " ".join(f'<a href="{html.escape(href)}">{html.escape(text)}</a>' for text, href in links_of(entry))
-        return (f'<span class="cite-card"><cite>{html.escape(entry.title)}</cite> '
-                f"{html.escape(_names(entry))}.{venue} {html.escape(entry.year)}." + (f" {links}" if links else "")
-                + "</span>")
+        title = html.escape(entry.title)
+        title = f'<a href="{html.escape(entry.url)}">{title}</a>' if entry.url else title
+        stop = "" if entry.title[-1:] in "?!." else "."
+        venue = f" <i>{html.escape(entry.venue)}</i>." if entry.venue else ""
+        shown = "".join(f' <a href="{html.escape(href)}">{html.escape(text)}</a>'
+                        for text, href in links_of(entry) if href != entry.url)
+        return f"{html.escape(_names(entry))} ({html.escape(self.year(key))}). {title}{stop}{venue}{shown}"
 
 
 def _years(entries: dict) -> dict[str, str]:
@@ -197,7 +203,7 @@ def _parts(citation: Citation, style: CitationStyle) -> list[tuple[str, str, str
 def citation_html(citation: Citation, style: CitationStyle) -> str:
     shown = []
     for prefix, text, locator, key in _parts(citation, style):
-        cited = f'<span class="cite"><a href="#{anchor(key)}">{html.escape(text)}</a>{style.card(key)}</span>'
+        cited = f'<span class="cite"><a href="#{anchor(key)}">{html.escape(text)}</a></span>'
         shown.append((f"{html.escape(prefix)} " if prefix else "") + cited + (f", {html.escape(locator)}" if locator else ""))
     return shown[0] if citation.narrative else "(" + "; ".join(shown) + ")"
 
@@ -209,16 +215,13 @@ def citation_text(citation: Citation, style: CitationStyle) -> str:
     return shown[0] if citation.narrative else "(" + "; ".join(shown) + ")"
 
 
-_CARD = re.compile(r'<span class="cite-card">.*?</span>', re.S)
-
-
-_CITED = re.compile(r'<span class="cite"><a href="[^"]*">(.*?)</a><span class="cite-card">.*?</span></span>', re.S)
+_CITED = re.compile(r'<span class="cite"><a href="[^"]*">(.*?)</a>(?:<span class="cite-card">.*?</span>)?</span>', re.S)
 
 
 def without_cards(fragment: str) -> str:
     """An HTML fragment with each citation as the text it reads ("Vaswani et al., 2017"),
-    without its link and card (for striptags, and for a test's reading)."""
-    return _CARD.sub("", _CITED.sub(r"\1", fragment)) if "cite-card" in fragment else fragment
+    without its link and any card a browser put beside it (for striptags, and a test's reading)."""
+    return _CITED.sub(r"\1", fragment) if 'class="cite"' in fragment else fragment
 
 
 def plain_citations(text: str, style: CitationStyle) -> str:
@@ -239,42 +242,43 @@ def plain_citations(text: str, style: CitationStyle) -> str:
 class ReferenceView:
     """One entry of a page's reference list, as the theme's template shows it."""
     key: str
-    anchor: str
+    anchor: str              # its id, which citations link to
     cited_as: str            # "Vaswani et al., 2017"
     names: str               # every author
     year: str
     title: str
-    venue: str
-    url: str                 # where the title links: the URL, else the DOI, else arXiv
-    links: tuple             # (text, address) of the DOI and arXiv identifiers
-    bibtex: str              # the entry's BibTeX, highlighted, with its Copy button
+    url: str                 # where the title links
+    html: str                # the entry as the list and the cards show it
+    bibtex: str              # the entry's BibTeX, as a block of code; "" for a page's own [[references]]
 
 
-def reference_list(style: CitationStyle, keys, copy_label: str) -> list[ReferenceView]:
+def reference_list(style: CitationStyle, keys) -> list[ReferenceView]:
     """The entries of `keys`, in author–year order."""
-    views = [_view(style, key, copy_label) for key in dict.fromkeys(keys) if key in style.entries]
-    return sorted(views, key=lambda v: (v.cited_as.lower(), v.year, v.title.lower()))
+    views = [_view(style, key) for key in dict.fromkeys(keys) if key in style.entries]
+    return sorted(views, key=lambda v: (v.cited_as.lower(), v.title.lower()))
 
 
 def inline_reference(ref) -> ReferenceView:
     """A [[references]] table of a page's front matter, in the list's style (nothing cites it)."""
+    title = html.escape(ref.title)
+    title = f'<a href="{html.escape(ref.url)}">{title}</a>' if ref.url else title
+    stop = "" if ref.title[-1:] in "?!." else "."
     return ReferenceView(key="", anchor="", cited_as="", names=ref.authors, year=str(ref.year), title=ref.title,
-                         venue="", url=ref.url, links=(), bibtex="")
+                         url=ref.url, html=f"{html.escape(ref.authors)} ({ref.year}). {title}{stop}", bibtex="")
 
 
 @functools.lru_cache(maxsize=1024)
-def _bibtex_block(bibtex: str, copy_label: str) -> str:
-    return code_block(bibtex, "bibtex", copy_label)
+def _bibtex_block(bibtex: str) -> str:
+    return code_block(bibtex, "bibtex")
 
 
-def _view(style: CitationStyle, key: str, copy_label: str) -> ReferenceView:
+def _view(style: CitationStyle, key: str) -> ReferenceView:
     entry = style.entries[key]
     links = links_of(entry)
     return ReferenceView(
         key=key, anchor=anchor(key), cited_as=f"{style.authors(key)}, {style.year(key)}", names=_names(entry),
-        year=style.year(key), title=entry.title, venue=entry.venue,
-        url=entry.url or (links[0][1] if links else ""), links=tuple(links),
-        bibtex=_bibtex_block(entry.bibtex, copy_label),
+        year=style.year(key), title=entry.title, url=entry.url or (links[0][1] if links else ""),
+        html=style.entry_html(key), bibtex=_bibtex_block(entry.bibtex),
     )
 
 

@@ -1,8 +1,8 @@
 """Code in an author's Markdown: fenced blocks highlighted with Pygments at build
-time (classes only; the theme colours them in its light and dark schemes), each
-with a Copy button that the page's small inline script drives (the button is
-hidden where scripts do not run); and where code sits in Markdown source, which
-math and citations leave alone (`prose_parts`)."""
+time (classes only; the theme colours them in its light and dark schemes; its
+small script gives each block a Copy button, which could do nothing without
+scripts); and where code sits in Markdown source, which math and citations leave
+alone (`prose_parts`)."""
 from __future__ import annotations
 
 import html
@@ -65,14 +65,12 @@ def _spans(text: str) -> list[tuple[bool, str]]:
 
 
 class _CodeBlockFormatter(HtmlFormatter):
-    """Pygments' HTML, wrapped as the theme styles it: the block, its code (focusable,
-    as a long line scrolls sideways on a phone) and its Copy button with a status
-    line for the result."""
+    """Pygments' HTML, wrapped as the theme styles it: the block and its code, focusable,
+    as a long line scrolls sideways on a phone."""
 
-    def __init__(self, lang_str: str = "", copy_label: str = "", **options):
+    def __init__(self, lang_str: str = "", **options):
         super().__init__(**options)
         self._language = lang_str
-        self._copy_label = copy_label
 
     def format_unencoded(self, tokensource, outfile):
         super().format_unencoded(_plain_spaces(_whole_markers(tokensource)), outfile)
@@ -81,7 +79,7 @@ class _CodeBlockFormatter(HtmlFormatter):
         language = f' class="{html.escape(self._language)}"' if self._language else ""
         yield 0, f'<div class="code-block"><pre tabindex="0"><code{language}>'
         yield from source
-        yield 0, "</code></pre>" + copy_button(self._copy_label) + "</div>"
+        yield 0, "</code></pre></div>"
 
     def _wrap_div(self, inner):
         return inner
@@ -111,22 +109,15 @@ def _plain_spaces(tokens):
         yield (Token.Text if kind in Token.Text.Whitespace else kind), value
 
 
-def copy_button(label: str) -> str:
-    """The Copy button of a block of code (the theme's _copy.html script makes it work)."""
-    return (f'<button type="button" class="copy-button" data-copy>{html.escape(label)}</button>'
-            '<span class="copy-status" role="status"></span>')
-
-
-def code_extension(copy_label: str) -> CodeHiliteExtension:
+def code_extension() -> CodeHiliteExtension:
     """Fenced code highlighted by Pygments: a block with a language is coloured by its
     lexer; one without, or with a language Pygments does not know, stays plain text."""
-    formatter = lambda **options: _CodeBlockFormatter(copy_label=copy_label, **options)  # noqa: E731
     return CodeHiliteExtension(guess_lang=False, css_class="code-block", lang_prefix="language-",
-                               pygments_formatter=formatter)
+                               pygments_formatter=_CodeBlockFormatter)
 
 
-def code_block(source: str, language: str, copy_label: str) -> str:
+def code_block(source: str, language: str) -> str:
     """A block of code that is not highlighted (a bibliography entry's BibTeX, kept small),
-    with its Copy button, as fenced code is laid out."""
+    laid out as fenced code is."""
     return (f'<div class="code-block"><pre tabindex="0"><code class="language-{html.escape(language)}">'
-            f"{html.escape(source, quote=False)}</code></pre>{copy_button(copy_label)}</div>")
+            f"{html.escape(source, quote=False)}</code></pre></div>")

@@ -1,6 +1,6 @@
 """What an author's text becomes besides Markdown, one module each: math
 (math.py), citations (citations.py) and highlighted code (code.py). Markup holds
-what they need from the site (its bibliography, the words of the Copy button),
+what they need from the site (its bibliography),
 gives Markdown their extensions and the cache a key for what they make, and
 writes a plain text's math and citations in their plain forms. An expression or
 citation that cannot be rendered is found in the page's files, to name the file
@@ -24,7 +24,6 @@ _VERSION = hashlib.sha256(b"".join(path.read_bytes() for path in _MODULES)
 @dataclass
 class Markup:
     bibliography: object = None     # load/bibliography.py's Bibliography, or None: the site has none
-    copy_label: str = "Copy code"
     style: citations.CitationStyle = field(init=False)
 
     def __post_init__(self):
@@ -32,26 +31,26 @@ class Markup:
 
     @classmethod
     def of(cls, site) -> "Markup":
-        return cls(site.bibliography, site.config.labels.get("copy_code", "Copy code"))
+        return cls(site.bibliography)
 
     @property
     def key(self) -> str:
         """Everything besides a text that its HTML depends on."""
         bibliography = self.bibliography.digest if self.bibliography else ""
-        return f"{_VERSION} {bibliography} {self.copy_label}"
+        return f"{_VERSION} {bibliography}"
 
     def extensions(self, marker: re.Pattern | None) -> list:
         """Markdown's extensions: code first (fenced code is set aside before math and citations are read)."""
-        return [code.code_extension(self.copy_label), math.MathExtension(marker),
+        return [code.code_extension(), math.MathExtension(marker),
                 citations.CitationExtension(self.style)]
 
     def plain(self, text: str) -> str:
         """A plain text (a chart's summary) with its math and citations in their plain forms."""
         return citations.plain_citations(math.plain_math(text), self.style)
 
-    def references(self, keys, copy_label: str | None = None) -> list[citations.ReferenceView]:
+    def references(self, keys) -> list[citations.ReferenceView]:
         """The reference list of the entries `keys` names, in the list's order."""
-        return citations.reference_list(self.style, keys, copy_label or self.copy_label)
+        return citations.reference_list(self.style, keys)
 
     def inline_references(self, references) -> list[citations.ReferenceView]:
         """A page's own [[references]] tables, in the list's style."""

@@ -17,7 +17,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from importlib.metadata import version
 
-import latex2mathml.converter
 import markdown
 from markdown.preprocessors import Preprocessor
 
@@ -120,6 +119,8 @@ def _converted(tex: str, display: bool, marker: str) -> str:
             values.append(match.group(0))
             return chr(_PLACEHOLDER + len(values) - 1)
         tex = re.sub(marker, placeholder, tex)
+    import latex2mathml.converter  # here: a build whose math is all cached never needs it
+
     _check_braces(tex)
     if re.search(r"(?<!\\)\$", tex):
         raise MarkupError("a '$' inside math: write \\$ for a dollar sign that is not math")
