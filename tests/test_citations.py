@@ -166,7 +166,8 @@ def test_the_reference_list_holds_what_the_page_cites_and_its_further_reading(tm
     # The embed of the step lists only what the step cites.
     step = files["embed/coin-flips/step-1.html"].decode()
     assert re.findall(r'<li id="(ref-[^"]+)"', step) == ["ref-gemma2024"]
-    assert '<summary>BibTeX</summary><div class="code-block"><pre tabindex="0"><code class="language-bibtex">@misc{gemma2024,' in step
+    assert ('<summary>BibTeX</summary><div class="code-block"><pre tabindex="0">'
+            '<code class="language-bibtex">@misc{gemma2024,') in step
 
 
 def test_json_ld_cites_the_reference_list(tmp_site):

@@ -204,7 +204,8 @@ def citation_html(citation: Citation, style: CitationStyle) -> str:
     shown = []
     for prefix, text, locator, key in _parts(citation, style):
         cited = f'<span class="cite"><a href="#{anchor(key)}">{html.escape(text)}</a></span>'
-        shown.append((f"{html.escape(prefix)} " if prefix else "") + cited + (f", {html.escape(locator)}" if locator else ""))
+        before, after = (f"{html.escape(prefix)} " if prefix else ""), (f", {html.escape(locator)}" if locator else "")
+        shown.append(before + cited + after)
     return shown[0] if citation.narrative else "(" + "; ".join(shown) + ")"
 
 

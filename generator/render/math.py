@@ -153,7 +153,7 @@ def _check_braces(tex: str) -> None:
 
 
 def _reason(err: Exception) -> str:
-    """latex2mathml's error class, in words: MissingSuperScriptOrSubscriptError -> 'missing superscript or subscript'."""
+    """latex2mathml's error class in words ("missing superscript or subscript")."""
     words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(err).__name__).lower().removesuffix(" error")
     words = words.replace("super script", "superscript").replace("sub script", "subscript")
     return f"{words}: {err}" if str(err) else words
@@ -360,7 +360,8 @@ def _bracketed(text: str) -> bool:
 
 
 def _grouped(text: str) -> str:
-    return text if _bracketed(text) or re.fullmatch(r"[\w.′ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+", text) else f"({text})"
+    simple = re.fullmatch(r"[\w.′ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+", text)
+    return text if simple or _bracketed(text) else f"({text})"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -143,7 +143,8 @@ def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: S
         html = context.theme.render(
             "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
             payload=step_payload(charts, index, states, texts, only=chart), intro="", key_ideas="",
-            show_pager=False, show_deeper=False, step_index=0, references=context.references(explainer, [_shown_text(texts, False)]),
+            show_pager=False, show_deeper=False, step_index=0,
+            references=context.references(explainer, [_shown_text(texts, False)]),
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
     return pages

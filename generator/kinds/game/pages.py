@@ -57,7 +57,8 @@ def render_game(game: Game, computed, text: GameText, context: RenderContext) ->
               "description": seo.description_of(game), "references": references}
     html = context.theme.render(
         "game.html", **context.common(urls), **common, rounds=views, intro=text.intro,
-        model_note=text.model_note, updated=context.date(game.updated), head=seo.article_head(context.site, game, [], references),
+        model_note=text.model_note, updated=context.date(game.updated),
+        head=seo.article_head(context.site, game, [], references),
         offline_href=urls.offline(game.slug), related=context.related(game, urls),
         embed=embed_code(urls, embed, game.title, _ROUND_HEIGHT),
     )
