@@ -6,6 +6,7 @@ problems in all files are collected, so an author sees every error at once.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -168,20 +169,18 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
     for page in pages:
         cited: dict[str, None] = {}
         for path, text in texts.items():
-            if page.path not in path.parents or "@" not in text:
+            if "@" not in text or not path.is_relative_to(page.path):
                 continue
-            for citation in find_citations(_without_comments(text), narrative=bool(entries)):
-                line = text.count("\n", 0, citation.start) + 1
-                for item in citation.items:
-                    if item.key in entries:
-                        cited[item.key] = None
-                    elif not entries:
-                        errors.append(Problem(path, f"cites {item.key!r}, but the site has no bibliography "
-                                              f"(content/references.bib)", line))
-                    else:
-                        near = bibliography.closest(item.key)
-                        errors.append(Problem(path, f"unknown citation key {item.key!r}"
-                                              + (f" (did you mean {near!r}?)" if near else ""), line))
+            for key, line in _citations_in(text, bool(entries)):
+                if key in entries:
+                    cited[key] = None
+                elif not entries:
+                    errors.append(Problem(path, f"cites {key!r}, but the site has no bibliography "
+                                          f"(content/references.bib)", line))
+                else:
+                    near = bibliography.closest(key)
+                    errors.append(Problem(path, f"unknown citation key {key!r}"
+                                          + (f" (did you mean {near!r}?)" if near else ""), line))
         page.cites = list(cited)
         main = page.path / kinds[page.kind].main_file
         for key in page.further_reading:
@@ -196,6 +195,16 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
             warnings.append(Problem(bibliography.path, f"entry {key!r} is cited by no page: cite it as [@{key}] "
                                     "or list it in a page's further_reading", entry.line))
     return errors
+
+
+@functools.lru_cache(maxsize=1024)  # by the text: a rebuild reads every file again, most unchanged
+def _citations_in(text: str, narrative: bool) -> tuple[tuple[str, int], ...]:
+    """(key, line) of every work a Markdown file cites, as the render stage will read it."""
+    found = []
+    for citation in find_citations(_without_comments(text), narrative=narrative):
+        line = text.count("\n", 0, citation.start) + 1
+        found += [(item.key, line) for item in citation.items]
+    return tuple(found)
 
 
 _FRONT_MATTER_COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)
