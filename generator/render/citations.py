@@ -246,7 +246,7 @@ class ReferenceView:
     anchor: str              # its id, which citations link to
     cited_as: str            # "Vaswani et al., 2017"
     names: str               # every author
-    year: str
+    year: str                # as published (a citation may add a letter: 2019a)
     title: str
     url: str                 # where the title links
     html: str                # the entry as the list and the cards show it
@@ -278,7 +278,7 @@ def _view(style: CitationStyle, key: str) -> ReferenceView:
     links = links_of(entry)
     return ReferenceView(
         key=key, anchor=anchor(key), cited_as=f"{style.authors(key)}, {style.year(key)}", names=_names(entry),
-        year=style.year(key), title=entry.title, url=entry.url or (links[0][1] if links else ""),
+        year=entry.year, title=entry.title, url=entry.url or (links[0][1] if links else ""),
         html=style.entry_html(key), bibtex=_bibtex_block(entry.bibtex),
     )
 
