@@ -136,7 +136,7 @@ class RenderContext:
     cache: BuildCache
     to_html: Callable[[str], str]     # Markdown to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
-    markup: Any = None                # math, citations and code (render/markup.py's Markup)
+    markup: Any = None                # math, citations and code (render/extensions.py's TextExtensions)
 
     def references(self, source: PageSource, shown: list[str] | None = None) -> list:
         """A page's reference list: the works it cites and lists as further reading, then

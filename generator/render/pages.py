@@ -14,7 +14,7 @@ from ..kinds import kind_of
 from ..site import Page, RenderContext, Site
 from . import seo
 from .links import resolve_page_links
-from .markup import located
+from .extensions import located
 from .prose import markdown_renderer
 from .theme import Theme
 from .urls import ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR, Urls

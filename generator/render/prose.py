@@ -27,7 +27,7 @@ from ..errors import ContentError, MarkupError, Problem
 from ..kinds import kind_of
 from ..site import Site
 from ..compute.formats import minus
-from .markup import Markup, located
+from .extensions import TextExtensions, located
 from .templating import make_env
 
 # "extra" and "sane_lists", given as objects: naming them makes Markdown scan
@@ -42,10 +42,10 @@ class MarkdownRenderer:
     is shared by every renderer (the output depends only on the text), in memory
     for the rest of the process and on disk for the next build."""
 
-    def __init__(self, memory: dict | None = None, markup: Markup | None = None):
+    def __init__(self, memory: dict | None = None, extensions: TextExtensions | None = None):
         self._md = None  # made on first use: a renderer whose texts are all kept needs none
         self._memory = memory  # a memo table of the build cache, or None: the disk alone
-        self.markup = markup or Markup()  # math, citations and code (render/markup.py)
+        self.markup = extensions or TextExtensions()  # math, citations and code (render/extensions.py)
 
     def __call__(self, text: str) -> str:
         return kept("markdown", digest(_MARKDOWN_VERSION, self.markup.key, text), lambda: self._convert(text),
@@ -112,7 +112,7 @@ def markdown_renderer(cache: BuildCache | None = None, site: Site | None = None)
     """A renderer that keeps what it made in the build cache's memory, as well as on disk; with
     the site's bibliography for its citations."""
     return MarkdownRenderer(cache.memo("markdown", limit=20_000) if cache else None,
-                            Markup.of(site) if site else None)
+                            TextExtensions.of(site) if site else None)
 
 
 def render_prose(site: Site, computed: dict, cache: BuildCache | None = None) -> dict:

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 from markupsafe import Markup
 
 from ..site import Site
-from .markup import plain_text_of
+from .extensions import plain_text_of
 from .payload import script_json
 
 SITEMAP = "sitemap.xml"

@@ -5,7 +5,7 @@ import json
 import functools
 import re
 
-from generator.render.markup import plain_text_of
+from generator.render.extensions import plain_text_of
 
 from ..conftest import CONTENT
 
@@ -36,9 +36,9 @@ def normalise(html_text):
 @functools.lru_cache(maxsize=1)
 def _series_markup():
     from generator.load.bibliography import load_bibliography
-    from generator.render.markup import Markup
+    from generator.render.extensions import TextExtensions
 
-    return Markup(load_bibliography(CONTENT / "references.bib", []))
+    return TextExtensions(load_bibliography(CONTENT / "references.bib", []))
 
 
 def step_rows(computed, number, text=normalise):
@@ -279,12 +279,12 @@ def check_references(source, text: str) -> None:
     citation's key), each named in the text as a reader reads it ("Vaswani et al., 2017",
     "Vaswani et al. (2017)" or, after its authors, "(2017)")."""
     from generator.load.bibliography import load_bibliography
-    from generator.render.markup import Markup
+    from generator.render.extensions import TextExtensions
 
     errors: list = []
     bibliography = load_bibliography(source.path.parent / "references.bib", errors)
     assert errors == []
-    listed = Markup(bibliography).references([*source.cites, *source.further_reading])
+    listed = TextExtensions(bibliography).references([*source.cites, *source.further_reading])
     assert source.cites and not source.further_reading and not source.references
     text = normalise(text)  # an author's Markdown in it (an intro) as it reads
     assert {ref.key for ref in listed} == set(source.cites)

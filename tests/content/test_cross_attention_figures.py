@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from generator.render.markup import plain_text_of
+from generator.render.extensions import plain_text_of
 
 from generator.render import charts
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from generator.render.markup import plain_text_of
+from generator.render.extensions import plain_text_of
 
 
 @pytest.fixture(scope="module")

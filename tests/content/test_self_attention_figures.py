@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from generator.render.markup import plain_text_of
+from generator.render.extensions import plain_text_of
 
 from ..conftest import page_states
 

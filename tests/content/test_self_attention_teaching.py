@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from generator.render.markup import plain_text_of
+from generator.render.extensions import plain_text_of
 
 from .test_self_attention_figures import computed, fixed  # noqa: F401  (the computed page)
 from .test_self_attention_model import model  # noqa: F401  (the toy model, imported from content/)

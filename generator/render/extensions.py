@@ -1,10 +1,9 @@
-"""What an author's text becomes besides Markdown, one module each: math
-(math.py), citations (citations.py) and highlighted code (code.py). Markup holds
-what they need from the site (its bibliography),
-gives Markdown their extensions and the cache a key for what they make, and
-writes a plain text's math and citations in their plain forms. An expression or
-citation that cannot be rendered is found in the page's files, to name the file
-and the line."""
+"""The Markdown extensions of an author's text, one module each: math (math.py),
+citations (citations.py) and highlighted code (code.py). TextExtensions holds what
+they need from the site (its bibliography), gives Markdown the extensions and the
+cache a key for what they make, and writes a plain text's math and citations in
+their plain forms. An expression or citation that cannot be rendered is found in
+the page's files, to name the file and the line."""
 from __future__ import annotations
 
 import hashlib
@@ -22,7 +21,7 @@ _VERSION = hashlib.sha256(b"".join(path.read_bytes() for path in _MODULES)
 
 
 @dataclass
-class Markup:
+class TextExtensions:
     bibliography: object = None     # load/bibliography.py's Bibliography, or None: the site has none
     style: citations.CitationStyle = field(init=False)
 
@@ -30,7 +29,7 @@ class Markup:
         self.style = citations.CitationStyle(self.bibliography)
 
     @classmethod
-    def of(cls, site) -> "Markup":
+    def of(cls, site) -> "TextExtensions":
         return cls(site.bibliography)
 
     @property
