@@ -168,7 +168,10 @@ def _undefined(question: Question, key: str, message: str, values: dict) -> Cont
     name = next((g for g in match.groups() if g), None) if match else None
     return ContentError.one(question.path, f"names {name or message!r}, which the state does not have (it has: "
                             f"{', '.join(sorted(values))})" + (did_you_mean(name, values) if name else ""),
-                            question.line(key), key)
+                            question.line(key), _FIELDS.get(key, key))
+
+
+_FIELDS = {"main": "question"}  # a part's name in messages
 
 
 def _literal_or(question: Question, key: str, values: dict):
@@ -306,12 +309,13 @@ def _html(question: Question, part: str, values: dict, text: TextRenderer) -> st
         template = compile_string(text.html_env, source)
     except jinja2.TemplateSyntaxError as err:
         line = first + err.lineno - 1 if first and err.lineno else first
-        raise ContentError.one(question.path, f"template syntax error: {err.message}", line, part) from None
+        raise ContentError.one(question.path, f"template syntax error: {err.message}", line,
+                               _FIELDS.get(part, part)) from None
     slots: list[str] = []
     try:
         rendered = template.render(**values, **{_SLOTS: slots})
     except jinja2.UndefinedError as err:
         raise _undefined(question, part, str(err), values) from None
     except Exception as err:  # a filter given the wrong kind of value
-        raise ContentError.one(question.path, f"{type(err).__name__}: {err}", first, part) from None
+        raise ContentError.one(question.path, f"{type(err).__name__}: {err}", first, _FIELDS.get(part, part)) from None
     return _MARKER.sub(lambda m: slots[int(m.group(1))], text.to_html(rendered))
