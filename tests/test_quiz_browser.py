@@ -14,7 +14,7 @@ import pytest
 from generator.load.content import load_site
 
 from .conftest import CONTENT, PageWatch
-from .content.reader import open_explainer, shown_step
+from .content.reader import shown_step
 from .quiz_reader import answer, expected_feedback, question_group, set_step, shown_feedback, text_of, words
 from .test_accessibility import AXE, COLOUR_RULES, run_axe
 
@@ -38,9 +38,12 @@ def score_line(page) -> str | None:
 
 
 def open_quiz(watch, out, slug):
-    page = open_explainer(watch, out, slug).page
-    page.wait_for_function("window.lensaQuiz")
-    return page
+    """The explainer from disk, once its questions and controls answer (plotly.js may come later).
+    Its links then jump rather than glide: a reader who asks for reduced motion."""
+    watch.page.emulate_media(reduced_motion="reduce")
+    watch.page.goto((out / slug / "index.html").as_uri())
+    watch.page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
+    return watch.page
 
 
 def assert_feedback(group, found, right: bool) -> None:
@@ -171,34 +174,42 @@ def test_with_scripts_off_each_answer_is_behind_a_disclosure(browser, built_site
     context.close()
 
 
+def answer_on(browser, path, resolved, steps, questions, total, first=1) -> None:
+    """Open `path` from disk in a fresh context (from disk every page shares one storage,
+    where answers are kept) and answer `questions`, numbered from `first` of `total`, right."""
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    watch = PageWatch(page)
+    page.goto(path.as_uri())
+    page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
+    assert page.get_by_role("group", name=re.compile(r"^Question \d+ of \d+\b")).count() == total, path
+    for number, found in enumerate(questions, start=first):
+        group = question_group(page, number, total)
+        answer(page, group, found, steps, right=True)
+        assert_feedback(group, found, right=True)
+    assert watch.errors == [] and watch.blocked == [], path
+    context.close()
+
+
 @pytest.mark.parametrize("slug", QUIZZED)
-def test_questions_work_in_the_single_file_copy_and_the_embeds(slug, browser, built_site, site_states):
-    """The single-file copy from disk, the whole explainer's embed and each step's embed
-    (which carries the questions about that step, and their goals): answered right.
-    Answers are kept per explainer, so a page and its embeds on one site share them."""
-    out = built_site[0]
+def test_each_step_embed_asks_the_questions_about_its_step(slug, browser, built_site, site_states):
+    """A step's embed carries the questions about that step, with their goals and links,
+    answered there as on the page."""
     resolved, steps = quiz_of(site_states, slug)
-    pages = [(out / "offline" / f"{slug}.html", resolved[:1], len(resolved)),
-             (out / "embed" / slug / "index.html", resolved[-1:], len(resolved))]
     for number in sorted({found.step_number for found in resolved}):
         mine = [found for found in resolved if found.step_number == number]
-        pages.append((out / "embed" / slug / f"step-{number}.html", mine, len(mine)))
-    for path, questions, total in pages:
-        # A context each: from disk every page shares one storage, where answers are kept.
-        context = browser.new_context(viewport={"width": 1000, "height": 800})
-        page = context.new_page()
-        watch = PageWatch(page)
-        page.goto(path.as_uri())
-        page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
-        shown = page.get_by_role("group", name=re.compile(r"^Question \d+ of \d+\b"))
-        assert shown.count() == total, path
-        first = resolved.index(questions[0]) + 1 if total == len(resolved) else 1
-        for number, found in enumerate(questions, start=first):
-            group = question_group(page, number, total)
-            answer(page, group, found, steps, right=True)
-            assert_feedback(group, found, right=True)
-        assert watch.errors == [] and watch.blocked == [], path
-        context.close()
+        answer_on(browser, built_site[0] / "embed" / slug / f"step-{number}.html", resolved, steps, mine, len(mine))
+
+
+def test_questions_work_in_the_single_file_copy_and_the_whole_embed(browser, built_site, site_states):
+    """The single-file copy opened alone from disk, and the explainer's embed, hold every
+    question: the first and the last answered there. Answers are kept per explainer, so a
+    page and its embeds on one site share them."""
+    slug = QUIZZED[0]
+    resolved, steps = quiz_of(site_states, slug)
+    answer_on(browser, built_site[0] / "offline" / f"{slug}.html", resolved, steps, resolved[:1], len(resolved))
+    answer_on(browser, built_site[0] / "embed" / slug / "index.html", resolved, steps, resolved[-1:], len(resolved),
+              first=len(resolved))
 
 
 def test_answered_questions_pass_axe_in_both_schemes_and_fit_a_phone(browser, built_site, site_states):
