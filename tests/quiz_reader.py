@@ -16,6 +16,13 @@ from .content.reader import choose, chosen
 CHECK = {"choice": "Check", "number": "Check", "chart": "Check the chart"}
 
 
+def reach_questions(page) -> None:
+    """Scroll to the questions, as a reader does (the page runs questions.js as they near
+    the screen), and wait until they answer."""
+    page.get_by_role("heading", name="Check your understanding", exact=True).scroll_into_view_if_needed()
+    page.wait_for_function("window.lensaQuiz && window.lensaQuiz.ready && window.explainerRuntime")
+
+
 def question_group(scope, number: int, total: int):
     """Question `number` of `total` on the page: a fieldset, named by its legend."""
     return scope.get_by_role("group", name=re.compile(rf"^Question {number} of {total}\b"))

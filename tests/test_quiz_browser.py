@@ -15,7 +15,8 @@ from generator.load.content import load_site
 
 from .conftest import CONTENT, PageWatch
 from .content.reader import shown_step
-from .quiz_reader import answer, expected_feedback, question_group, set_step, shown_feedback, text_of, words
+from .quiz_reader import (answer, expected_feedback, question_group, reach_questions, set_step, shown_feedback, text_of,
+                          words)
 from .test_accessibility import AXE, COLOUR_RULES, run_axe
 
 QUIZZED = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer" and page.quiz]
@@ -42,7 +43,7 @@ def open_quiz(watch, out, slug):
     Its links then jump rather than glide: a reader who asks for reduced motion."""
     watch.page.emulate_media(reduced_motion="reduce")
     watch.page.goto((out / slug / "index.html").as_uri())
-    watch.page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
+    reach_questions(watch.page)
     return watch.page
 
 
@@ -69,7 +70,7 @@ def test_answers_right_and_wrong_with_feedback_links_a_kept_score_and_try_again(
 
     # The answers and the score are kept over a reload, each question still answered.
     page.reload()
-    page.wait_for_function("window.lensaQuiz")
+    reach_questions(page)
     assert score_line(page) == f"Score: 0 of {total}"
     for number, found in enumerate(resolved, start=1):
         assert_feedback(question_group(page, number, total), found, right=False)
@@ -181,7 +182,7 @@ def answer_on(browser, path, resolved, steps, questions, total, first=1) -> None
     page = context.new_page()
     watch = PageWatch(page)
     page.goto(path.as_uri())
-    page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
+    reach_questions(page)
     assert page.get_by_role("group", name=re.compile(r"^Question \d+ of \d+\b")).count() == total, path
     for number, found in enumerate(questions, start=first):
         group = question_group(page, number, total)
@@ -220,7 +221,7 @@ def test_answered_questions_pass_axe_in_both_schemes_and_fit_a_phone(browser, bu
     context = browser.new_context(viewport={"width": 360, "height": 800}, color_scheme="light")
     page = context.new_page()
     page.goto((built_site[0] / slug / "index.html").as_uri())
-    page.wait_for_function("window.lensaQuiz && window.explainerRuntime")
+    reach_questions(page)
     for number, found in enumerate(resolved, start=1):
         answer(page, question_group(page, number, len(resolved)), found, steps, right=number % 2 == 0)
     report = run_axe(page, str(AXE), f"{slug} answered (light)")
@@ -250,3 +251,15 @@ def test_a_chart_question_reads_the_step_as_the_reader_left_it(built_site, offli
     assert shown_feedback(group)["result"] == "right", "moving the controls after the check changes nothing"
     record = page.evaluate(f"lensaQuiz.records()[{number - 1}]")
     assert record["right"] and record["choice"] == [list(pair) for pair in found.example]
+
+
+def test_questions_js_runs_only_once_the_questions_near_the_screen(built_site, offline_page):
+    """The questions come last: their script is neither fetched nor run with the page,
+    only once a reader scrolls near them, and then they answer."""
+    page = offline_page.page
+    page.goto((built_site[0] / QUIZZED[0] / "index.html").as_uri())
+    page.wait_for_function("window.explainerRuntime && document.readyState === 'complete'")
+    fetched = "() => performance.getEntriesByType('resource').some(e => /questions\\.js/.test(e.name))"
+    assert page.evaluate("window.lensaQuiz.ready") is False and not page.evaluate(fetched)
+    reach_questions(page)
+    assert page.evaluate(fetched) and page.get_by_role("button", name="Check", exact=True).first.is_visible()

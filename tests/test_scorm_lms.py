@@ -93,7 +93,7 @@ def quiz_of(site_states, slug):
 
 def wait_for_quiz(lms: LMS) -> None:
     lms.page.wait_for_function("() => { const w = document.querySelector('#sco').contentWindow; "
-                               "return w.lensaQuiz && w.explainerRuntime; }")
+                               "return w.lensaQuiz && w.lensaQuiz.ready && w.explainerRuntime; }")
 
 
 def status(lms: LMS, version: str) -> str:

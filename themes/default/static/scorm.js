@@ -396,6 +396,16 @@
   /* ---- Start: once the page's scripts have run ---- */
 
   function begin() {
+    // A page with questions runs them when they near the screen: here at once, and the
+    // bridge starts once they answer, so that progress counts them from the start.
+    var asking = window.lensaQuiz;
+    if (asking && !asking.ready) {
+      document.addEventListener("lensa:quiz", function ready() {
+        document.removeEventListener("lensa:quiz", ready);
+        begin();
+      });
+      return asking.load();
+    }
     steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).filter(function (section) {
       return stepNumber(section) !== null;
     });
