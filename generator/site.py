@@ -35,6 +35,7 @@ class SiteConfig:
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
     mastery_score: int = 80  # percent of a page's questions to answer right to pass (SCORM)
+    time_limit: float = 30  # seconds one call of model code may run
 
 
 @dataclass
@@ -107,6 +108,32 @@ class PageKind:
         states the site's mastery score for a page with some, and weighs the page by them."""
         return 0
 
+    def proof(self, source: PageSource, computed: Any, texts: Any, to_html: Callable[[str], str]) -> list[ProofSection]:
+        """Every text a reader can meet on the page, in reading order and state after
+        state, for `lensa proof` (dev/proof.py writes it as plain text). `to_html`
+        renders Markdown the page shows as it is (an introduction)."""
+        raise NotImplementedError
+
+
+@dataclass
+class ProofText:
+    """One text of a page as a reader meets it: a label ("Try this", "Chart", "" for a
+    state's prose) and the text, HTML or, with `html` false, plain text."""
+    label: str
+    text: str
+    html: bool = True
+
+
+@dataclass
+class ProofSection:
+    """A part of a page (its introduction, a step, one state of a step) and its texts.
+    `part` is the step's or round's number (None for what the whole page shows);
+    `state` names a state briefly ("state 3"), for a text that repeats an earlier one."""
+    heading: str
+    texts: list[ProofText]
+    part: int | None = None
+    state: str | None = None
+
 
 @dataclass
 class Page:
@@ -136,7 +163,7 @@ class RenderContext:
     theme: Any                        # render/theme.py's Theme
     assets: dict[str, str]            # name -> versioned name
     cache: BuildCache
-    to_html: Callable[[str], str]     # Markdown to HTML (render/prose.py's MarkdownRenderer)
+    to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
 
     def common(self, urls) -> dict:

@@ -240,7 +240,7 @@ def test_the_api_is_found_through_the_opener_of_a_new_window(lms, lms_server, ex
 def test_every_page_of_the_site_package_launches_with_the_network_blocked(lms, lms_server, built_site):
     """Each page of the whole site's package, launched by the LMS in turn: it finds the
     API, reports, and terminates when left; it asks for nothing outside the package."""
-    unpacked = lms_server[1]["lensa-ml-scorm2004.zip"]
+    unpacked = lms_server[1]["lensa-ml.site-scorm2004.zip"]
     inside = lms._packages[unpacked.name]
     outside: list[str] = []
 

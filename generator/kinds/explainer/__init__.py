@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import PageKind
 from ...errors import ContentError
-from . import compute, content, pages, schema, text
+from . import compute, content, pages, proof, schema, text
 from .quiz import ExplainerText
 from .quiz.answers import resolve_quiz
 from .quiz.schema import QUESTION
@@ -36,7 +36,7 @@ class ExplainerKind(PageKind):
         return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.charts) for s in source.steps])
 
     def compute(self, source, model, config, cache) -> list[compute.StepStates]:
-        return compute.compute_explainer(source, model, config.max_states, cache)
+        return compute.compute_explainer(source, model, config.max_states, cache, config.time_limit)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)
@@ -67,6 +67,9 @@ class ExplainerKind(PageKind):
 
     def scored(self, source) -> int:
         return len(source.quiz)
+
+    def proof(self, source, computed, texts, to_html):
+        return proof.explainer_proof(source, computed, texts, to_html)
 
 
 KIND = ExplainerKind()

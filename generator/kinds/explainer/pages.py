@@ -11,6 +11,7 @@ data, so it stays small."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ...render import seo
 from ...render.charts.common import text_width
@@ -19,9 +20,9 @@ from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
 from .compute import StepStates
-from .content import Control, Explainer, Step, value_text
+from .content import MAIN_FILE, Control, Explainer, Step, value_text
 from .figures import render_figures
-from .payload import chart_payload, explainer_payload, step_payload
+from .payload import ChartPayload, chart_payload, explainer_payload, step_payload
 from .quiz.view import quiz_view
 from .text import StepProse
 
@@ -65,7 +66,8 @@ class StepView:
 def render_explainer(explainer: Explainer, steps: list[StepStates], prose: list[StepProse],
                      context: RenderContext) -> list[Page]:
     charts = context.cache.charts(explainer, context.site,
-                                  make=lambda: chart_payload(steps, context.site.config.labels))
+                                  make=lambda: chart_payload(steps, context.site.config.labels),
+                                  accept=lambda found: isinstance(found, ChartPayload))
     # The page and the whole-explainer embed carry the same data.
     payload = context.cache.page(explainer, context.site, context.theme, context.assets, kind="payload",
                                  make=lambda: explainer_payload(charts, steps, prose))
@@ -87,7 +89,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
             for chart in view.charts:
                 chart.embed = chart_embed_code(urls, explainer, states.step, chart.index)
         views.append(view)
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     questions = split_questions(explainer.questions, to_html)
     html = context.theme.render(
         "explainer.html", **context.common(urls), explainer=explainer, steps=views,
@@ -109,7 +111,7 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     labels = context.site.config.labels
     # Figures and tables are made once per step and shared with the explainer page.
     views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     whole = embed_path(explainer.slug)
     html = context.theme.render(
         "embed.html", **_embed_context(context, explainer, context.urls(whole), None), steps=views,

@@ -9,8 +9,11 @@ gives the same bytes."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
+
+from ...errors import BuildError
 
 VERSIONS = ("1.2", "2004")
 EDITION = {"1.2": "1.2", "2004": "2004 4th Edition"}  # the manifest's <schemaversion>
@@ -103,7 +106,19 @@ def manifest(package: Package, version: str) -> bytes:
         lines += [f'    <resource identifier={_id(identifier)} type="webcontent" {scorm_type}="asset">',
                   f"      <file href={quoteattr(path)}/>", "    </resource>"]
     lines += ["  </resources>", "</manifest>", ""]
-    return "\n".join(lines).encode("utf-8")
+    text = "\n".join(lines)
+    _check_identifiers(text, package)
+    return text.encode("utf-8")
+
+
+def _check_identifiers(text: str, package: Package) -> None:
+    """Every identifier of a manifest is unique (each is made so: the package's, "organization",
+    "item-<slug>" and "sco-<slug>" of distinct slugs, "file-<path>" numbered where two paths
+    would meet); checked, as a manifest with a repeated ID is refused by the LMS."""
+    counted = Counter(re.findall(r'\sidentifier="([^"]*)"', text))
+    repeated = sorted(identifier for identifier, count in counted.items() if count > 1)
+    if repeated:
+        raise BuildError(f"the SCORM manifest of {package.identifier!r} repeats the identifier {repeated[0]!r}")
 
 
 def _mastery(package: Package, item: Item, version: str, scored: bool) -> list[str]:

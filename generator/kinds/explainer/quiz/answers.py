@@ -22,7 +22,7 @@ from ....compute.formats import formatter, plain, text as value_as_text
 from ....errors import ContentError, Problem
 from ....load.schema import did_you_mean
 from ....render.prose import _MARKER, _SLOTS, TextRenderer
-from ....render.templating import compile_expression, compile_string
+from ....render.templating import compile_expression, compile_string, render_problem
 from ..compute import StepStates
 from ..content import Explainer, value_text
 from .content import Question
@@ -155,8 +155,8 @@ def _evaluate(question: Question, key: str, source: str, values: dict, where: st
                                question.line(key), key) from None
     except jinja2.UndefinedError as err:
         raise _undefined(question, key, str(err), values) from None
-    except Exception as err:  # a filter given the wrong value, a division by zero...
-        raise ContentError.one(question.path, f"{source!r} failed{where}: {type(err).__name__}: {err}",
+    except Exception as err:  # a filter given the wrong value, a division by zero, the sandbox's refusal
+        raise ContentError.one(question.path, f"{source!r} failed{where}: {render_problem(err)[0]}",
                                question.line(key), key) from None
     if isinstance(result, jinja2.Undefined):
         raise _undefined(question, key, f"'{result._undefined_name}' is undefined", values)
@@ -316,6 +316,8 @@ def _html(question: Question, part: str, values: dict, text: TextRenderer) -> st
         rendered = template.render(**values, **{_SLOTS: slots})
     except jinja2.UndefinedError as err:
         raise _undefined(question, part, str(err), values) from None
-    except Exception as err:  # a filter given the wrong kind of value
-        raise ContentError.one(question.path, f"{type(err).__name__}: {err}", first, _FIELDS.get(part, part)) from None
+    except Exception as err:  # a filter given the wrong kind of value, the sandbox's refusal
+        message, line = render_problem(err)
+        raise ContentError.one(question.path, message, first + line - 1 if first and line else first,
+                               _FIELDS.get(part, part)) from None
     return _MARKER.sub(lambda m: slots[int(m.group(1))], text.to_html(rendered))
