@@ -21,7 +21,8 @@ import jinja2
 from ....compute.formats import formatter, plain, text as value_as_text
 from ....errors import ContentError, Problem
 from ....load.schema import did_you_mean
-from ....render.prose import _MARKER, _SLOTS, TextRenderer
+from ....render import markup
+from ....render.prose import _MARKER, _SLOTS, TextRenderer, check_with_values
 from ....render.templating import compile_expression, compile_string, render_problem
 from ..compute import StepStates
 from ..content import Explainer, value_text
@@ -320,4 +321,8 @@ def _html(question: Question, part: str, values: dict, text: TextRenderer) -> st
         message, line = render_problem(err)
         raise ContentError.one(question.path, message, first + line - 1 if first and line else first,
                                _FIELDS.get(part, part)) from None
-    return _MARKER.sub(lambda m: slots[int(m.group(1))], text.to_html(rendered))
+    html = text.to_html(rendered, question.path)  # HTML prose may not hold is an error at the file
+    filled = _MARKER.sub(lambda m: slots[int(m.group(1))], html)
+    if markup.in_tags(html, "\ue000"):  # a value in a tag of the author's (a link's address): checked with it in
+        check_with_values(filled, question.path)
+    return filled

@@ -8,6 +8,7 @@ questions about that step, whose links and goals it holds."""
 from __future__ import annotations
 
 from ....render.payload import script_json
+from ....site import ProofSection, ProofText
 from .answers import Resolved
 
 SCRIPT = "questions.js"   # the theme's script that runs the questions
@@ -65,3 +66,24 @@ def _fill(label: str, values: dict[str, str]) -> str:
     for placeholder, value in values.items():
         label = label.replace(placeholder, value)
     return label
+
+
+def quiz_proof(resolved: list[Resolved]) -> list:
+    """The questions for `lensa proof` (kinds/explainer/proof.py): each one's question,
+    options or answer, feedback both ways and link, as a reader meets them."""
+    sections = []
+    for number, found in enumerate(resolved, start=1):
+        question = found.question
+        texts = [ProofText("", f"<p>{found.legend}</p>{found.more}")]
+        if found.options:
+            texts.append(ProofText("Options", " · ".join(found.options), html=False))
+        if question.kind == "chart":
+            texts.append(ProofText("Goal", f"{question.goal} (reached in {len(found.keys)} states of step "
+                                           f"{found.step_number})", html=False))
+        texts += [ProofText("Answer", found.answer_text or ", ".join(f"{label}: {text}" for label, text in found.choices),
+                            html=False),
+                  ProofText("If right", found.right), ProofText("If wrong", found.wrong),
+                  ProofText("Link", f"step {found.step_number}: {found.step_title} (#{found.fragment})", html=False)]
+        sections.append(ProofSection(f"Question {number} of {len(resolved)} ({question.path.parent.name}/"
+                                     f"{question.path.name})", texts))
+    return sections
