@@ -121,7 +121,7 @@ def test_the_whole_flow_by_keyboard(built_site, offline_page, site_states):
             break
     # The arrow keys move the choice through the options, to the right one.
     for _ in range(len(found.options) * 2):
-        if page.evaluate("() => document.activeElement.labels[0].innerText") == found.options[found.correct[0]]:
+        if page.evaluate("() => document.activeElement.labels[0].innerText.trim()") == found.options[found.correct[0]]:
             break
         keys.press("ArrowDown")
     keys.press("Space")

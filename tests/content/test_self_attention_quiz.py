@@ -18,14 +18,6 @@ def quiz(site_states):
     return questions(site_states, SLUG)
 
 
-def test_the_weights_of_a_query_add_up_to_one_at_every_temperature(quiz, model):  # noqa: F811
-    found = quiz["weights-add-up"]
-    for query, temperature in itertools.product(model.TOKENS, model.TEMPERATURES):
-        assert model.temperature_weights(query, temperature).sum() == pytest.approx(1, abs=1e-12)
-    assert found.answer == 1 and found.answer_text == "1.00"
-    assert "add up to 1.00" in shown(found)["right"]
-
-
 def test_only_the_sharpest_states_reach_an_entropy_below_one_bit(quiz, model, site_states):  # noqa: F811
     found = quiz["sharpest"]
     states = site_states[1][SLUG][found.question.step]

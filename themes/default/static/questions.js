@@ -44,6 +44,8 @@
       this.fieldset = fieldset;
       this.spec = data.questions[Number(fieldset.getAttribute("data-question"))];
       this.inputs = slice.call(fieldset.querySelectorAll("input"));
+      // A choice's options are named by their inputs' values (for an LMS's records).
+      this.ids = this.inputs.map(function (input) { return input.value; });
       this.button = fieldset.querySelector("[data-quiz-check]");
       this.feedback = fieldset.querySelector("[data-quiz-feedback]");
       this.right = fieldset.querySelector("[data-quiz-right]");
@@ -144,7 +146,7 @@
       if (spec.kind === "choice") {
         out.chosen = answer ? answer.r.slice() : [];
         out.correct = spec.correct.slice();
-        out.ids = spec.ids.slice();
+        out.ids = this.ids.slice();
       } else if (spec.kind === "number") {
         out.value = answer ? answer.r : null;
         out.answer = spec.answer;
@@ -197,15 +199,16 @@
       answers = {};
       questions.forEach(function (question) {
         var spec = question.spec, answer = saved && saved[spec.id];
-        if (!answer || answer.v !== spec.v || !valid(spec, answer.r)) return;
+        if (!answer || answer.v !== spec.v || !valid(question, answer.r)) return;
         answers[spec.id] = { v: answer.v, r: answer.r, p: answer.p };
       });
     }
 
-    function valid(spec, response) {
+    function valid(question, response) {
+      var spec = question.spec;
       if (spec.kind === "choice") {
         return Array.isArray(response) && response.length > 0 && response.every(function (i) {
-          return i === Math.floor(i) && i >= 0 && i < spec.ids.length;
+          return i === Math.floor(i) && i >= 0 && i < question.inputs.length;
         });
       }
       if (spec.kind === "number") return typeof response === "number" && isFinite(response);

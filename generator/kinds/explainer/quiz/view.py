@@ -51,7 +51,7 @@ def _data(shown: list[Resolved], slug: str, labels: dict, mastery: int) -> dict:
         question = found.question
         entry = {"id": question.id, "v": found.version, "kind": question.kind}
         if question.kind == "choice":
-            entry.update(correct=found.correct, ids=found.option_ids, multiple=question.multiple)
+            entry.update(correct=found.correct)  # the options' names are their inputs' values
         elif question.kind == "number":
             entry.update(answer=found.answer, tolerance=question.tolerance)
         else:
