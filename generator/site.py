@@ -34,6 +34,7 @@ class SiteConfig:
     extra: tuple      # the same, for pages beside the series
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
+    mastery_score: int = 80  # percent of a page's questions to answer right to pass (SCORM)
     time_limit: float = 30  # seconds one call of model code may run
 
 
@@ -101,6 +102,11 @@ class PageKind:
 
     def state_count(self, computed: Any) -> int:
         raise NotImplementedError
+
+    def scored(self, source: PageSource) -> int:
+        """How many scored questions the page asks (an explainer's quiz/): a SCORM package
+        states the site's mastery score for a page with some, and weighs the page by them."""
+        return 0
 
     def proof(self, source: PageSource, computed: Any, texts: Any, to_html: Callable[[str], str]) -> list[ProofSection]:
         """Every text a reader can meet on the page, in reading order and state after

@@ -146,6 +146,15 @@ GERMAN = {
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }
+GERMAN.update({  # Check your understanding (the questions of quiz/)
+    "quiz": "Verstehen Sie es?", "quiz_intro": "Antworten Sie nach den Diagrammen.",
+    "quiz_question": "Frage {n} von {total}", "quiz_check": "Prüfen", "quiz_check_chart": "Diagramm prüfen",
+    "quiz_task": "Stellen Sie Schritt {n} ein: {title}", "quiz_your_answer": "Ihre Antwort", "quiz_right": "Richtig.",
+    "quiz_wrong": "Nicht ganz.", "quiz_choose": "Wählen Sie zuerst eine Antwort.",
+    "quiz_number": "Geben Sie zuerst eine Zahl ein.", "quiz_explain": "Siehe Schritt {n}: {title}",
+    "quiz_score": "Punkte: {right} von {total}", "quiz_try_again": "Noch einmal", "quiz_show_answer": "Antwort zeigen",
+    "quiz_answer": "Antwort: {answer}", "quiz_chart_answer": "Eine Antwort: Schritt {n} mit {choices}",
+})
 
 
 def _toml(value) -> str:

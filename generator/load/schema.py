@@ -352,6 +352,49 @@ SITE = {
     ),
 }
 
+# "Check your understanding" (kinds/explainer/quiz/, docs/authoring.md): its words, and the
+# score a learner needs to pass, which SCORM packages report against (docs/lms.md).
+QUIZ_LABELS = {
+    "quiz": Option((str,), "Heading of an explainer's questions (the quiz/ folder).",
+                   default="Check your understanding"),
+    "quiz_intro": Option((str,), "The line under that heading.",
+                         default="Answer from what the charts show. Each answer links to the state that shows why."),
+    "quiz_question": Option((str,), "Names each question; {n} and {total} are replaced.",
+                            default="Question {n} of {total}", check=placeholders("n", "total")),
+    "quiz_check": Option((str,), "The button that checks an answer.", default="Check"),
+    "quiz_check_chart": Option((str,), "The button that checks the state of the chart a question asks for.",
+                               default="Check the chart"),
+    "quiz_task": Option((str,), "Link to the step whose controls a question asks the reader to set; {n} and "
+                        "{title} are replaced.", default="Set the controls in step {n}: {title}",
+                        check=placeholders("n", "title")),
+    "quiz_your_answer": Option((str,), "Label of the box for a number.", default="Your answer"),
+    "quiz_right": Option((str,), "Starts the feedback on a right answer.", default="Right."),
+    "quiz_wrong": Option((str,), "Starts the feedback on a wrong answer.", default="Not quite."),
+    "quiz_choose": Option((str,), "Shown when Check is pressed with no option chosen.",
+                          default="Choose an answer first."),
+    "quiz_number": Option((str,), "Shown when Check is pressed with no number in the box.",
+                          default="Type a number first."),
+    "quiz_explain": Option((str,), "Link from a question to the state that shows its answer; {n} and {title} "
+                           "(the step's) are replaced.", default="See it in step {n}: {title}",
+                           check=placeholders("n", "title")),
+    "quiz_score": Option((str,), "The reader's score; {right} and {total} are replaced.",
+                         default="Score: {right} of {total}", check=placeholders("right", "total")),
+    "quiz_try_again": Option((str,), "The button that clears every answer for a new attempt.", default="Try again"),
+    "quiz_show_answer": Option((str,), "Opens a question's answer where scripts are off.",
+                               default="Show the answer"),
+    "quiz_answer": Option((str,), "The answer, where scripts are off; {answer} is replaced.",
+                          default="Answer: {answer}", check=placeholders("answer")),
+    "quiz_chart_answer": Option((str,), "An answer to a question about the chart, where scripts are off; {n} "
+                                "and {choices} (each control and its value) are replaced.",
+                                default="One answer: step {n} with {choices}", check=placeholders("n", "choices")),
+}
+LABELS.update({key: option if option.check else replace(option, check=nonempty)
+               for key, option in QUIZ_LABELS.items()})
+SITE["mastery_score"] = Option(
+    (int,), "The share of a page's questions (Check your understanding) a learner must answer right to pass, in "
+    "percent. SCORM packages report passed or failed against it, and tell the LMS (docs/lms.md).", default=80,
+    check=lambda v: None if 0 < v <= 100 else f"expected a percentage from 1 to 100, found {v}")
+
 REFERENCE = {
     "authors": Option((str,), "Authors as they should be cited.", required=True, check=nonempty),
     "year": Option((int,), "Year of publication.", required=True),
