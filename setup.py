@@ -4,6 +4,8 @@
   every folder under them is found here, so a new subpackage, theme or starter
   file is in the wheel without being listed (the folders of templates and
   starters are data: every file in them is shipped).
+- The guides for authors (docs/authoring.md and the guides it links to), which
+  `lensa docs` prints: the wheel carries them under lensa/docs/.
 - The partial plotly.js bundle built from the plotly.js that package.json pins
   (plotly-bundle/bundle.js, into plotly-bundle/dist/): the wheel and the sdist
   carry it with its package.json (name, version, licence) and licence file; it
@@ -26,6 +28,7 @@ from setuptools.command.sdist import sdist
 HERE = Path(__file__).resolve().parent
 resources = runpy.run_path(str(HERE / "generator" / "resources.py"))  # stdlib only; the package is not installed yet
 VENDORED = Path("lensa") / "vendor" / "plotly"   # inside the wheel; resources.VENDORED_PLOTLY reads it
+GUIDES = [HERE / "docs" / f"{name}.md" for name in resources["GUIDES"]]  # into lensa/docs/: resources.DOCS_DIR
 
 
 def _bundle():
@@ -57,13 +60,17 @@ class BuildPy(build_py):
             target = Path(self.build_lib) / VENDORED / path.relative_to(bundle.folder)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
+        for path in GUIDES:
+            target = Path(self.build_lib) / "lensa" / "docs" / path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
 
 
 class Sdist(sdist):
     def make_release_tree(self, base_dir, files):
         super().make_release_tree(base_dir, files)
         bundle = _bundle()
-        for path in _bundle_files(bundle):
+        for path in [*_bundle_files(bundle), *GUIDES]:
             target = Path(base_dir) / path.relative_to(HERE)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)

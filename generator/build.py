@@ -13,11 +13,12 @@ from .kinds import kind_of
 from .load.content import load_site
 from .outputs.assets import collect_assets, shipped, versioned_names
 from .outputs.offline import render_offline
-from .outputs.writer import write_site
+from .outputs.writer import Outputs, check_output_folder, write_site
 from .render.pages import render_pages
 from .render.prose import render_prose
 from .render.seo import site_files
 from .render.theme import load_theme
+from .render.urls import ASSETS_DIR, NO_JEKYLL
 from .site import Site
 
 
@@ -43,6 +44,8 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     lets the dev server reuse what an unchanged page computed last time."""
     cache = cache or BuildCache()
     cache.begin()
+    if out_dir is not None:  # a folder that cannot be replaced is said before the work, not after
+        check_output_folder(out_dir, protect=(content_dir, themes_dir))
     site = load_site(content_dir, warnings)                               # 1. load and validate
     chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path, cache)
     computed = compute_site(site, cache=cache)                            # 2. compute every state
@@ -51,11 +54,14 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
     names = versioned_names(assets, cache.memo("digests", limit=256))
     pages = render_pages(site, computed, prose, chosen, names, cache)     # 4. pages, embeds
     shipped_assets = shipped(assets, cache.memo("minified", limit=64))
-    files: dict[str, bytes | Path] = {f"assets/{name}": content for name, content in shipped_assets.items()}
-    files.update({page.path: page.html.encode("utf-8") for page in pages})
-    files.update(render_offline(site, pages, files, chosen, names, cache))  #  single-file copies
-    files.update(site_files(site, pages))                                 # 5. sitemap.xml, robots.txt
-    files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are, no Jekyll pass
+    files = Outputs()  # each path made once: two outputs at one path fail the build
+    files.add_all({f"{ASSETS_DIR}/{name}": content for name, content in shipped_assets.items()}, "the theme")
+    for page in pages:
+        files.add(page.path, page.html.encode("utf-8"), f"page {page.source!r}" if page.source else "the site",
+                  site.root / page.source if page.source else None)
+    files.add_all(render_offline(site, pages, files, chosen, names, cache), "a single-file copy")
+    files.add_all(site_files(site, pages), "the site")                   # 5. sitemap.xml, robots.txt
+    files.add(NO_JEKYLL, b"", "the site")  # GitHub Pages: serve the files as they are, no Jekyll pass
     if strict and site.warnings:
         raise StrictModeError(site.warnings)
     if out_dir is not None:

@@ -1,4 +1,4 @@
-"""Command line: lensa init|new|serve|check|build|dist (dist --scorm: SCORM packages).
+"""Command line: lensa init|new|serve|check|proof|build|dist|docs (dist --scorm: SCORM packages).
 
 Problems are printed one plain line each, warnings are counted, and the totals
 come last. A Python traceback reaches the user only with --debug. Installed
@@ -9,18 +9,27 @@ site in the current folder: its content/ and themes/, its build/ and dist/.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
 from . import __version__
 from .errors import GeneratorError, Problem, display_path, report_lines
+from .resources import DOCS_DIR, GUIDES
 
 COMMAND = "lensa"  # the console script pyproject.toml installs
-EPILOG = "Every command takes --help. Lensa's authoring guide (docs/authoring.md) explains every field."
+EPILOG = "Every command takes --help. `lensa docs` prints Lensa's authoring guide, which explains every field."
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        Path.cwd()  # every command works on the site in the current folder
+    except OSError:  # deleted (or moved away) under the shell that runs us
+        folder = os.environ.get("PWD") or "the working folder"
+        print(f"error: {folder}: the working folder no longer exists (deleted or moved); cd into the site's "
+              f"folder and run {COMMAND} again", file=sys.stderr)
+        return 1
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -34,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _print(report_lines(err, warnings, Path.cwd(), failed=args.failed))
         return 1
-    except KeyboardInterrupt:
-        print("Interrupted.", file=sys.stderr)
+    except KeyboardInterrupt as err:  # Interrupted says what was running: the model's step and state
+        print(f"Interrupted {err}." if str(err) else "Interrupted.", file=sys.stderr)
         return 130
     except Exception as err:  # a bug of ours: still one line unless --debug
         if args.debug:
@@ -104,6 +113,17 @@ def _parser() -> argparse.ArgumentParser:
                     "the whole build succeeds.", "Build failed")
     build.add_argument("--out", type=Path, default=base / "build", help="output folder (default: build/)")
     command("check", _check, "Validate the content and compute every state, writing nothing.", "Check failed")
+    proof = command("proof", _proof, "Write every text of a page as a reader meets it, state after state, "
+                    "as plain text to proofread: each step's readouts, chart captions and prose in every "
+                    "state of its controls, then its hint and deeper part (a game: every round's text and "
+                    "what it announces for every spotlight).", "Proof failed", site=False)
+    proof.add_argument("slugs", nargs="*", metavar="SLUG",
+                       help="the pages to write, in the site's order (default: every page)")
+    proof.add_argument("--step", type=int, metavar="N",
+                       help="only step N of each page (a game's round N)")
+    proof.add_argument("--skip-repeats", action="store_true",
+                       help="write a text that reads exactly as in an earlier state of its step as "
+                            "'(as in state K)', so that only what changes is read twice")
     dist = command("dist", _dist, "Build the site, then pack it into one zip for offline distribution, or (--scorm) "
                    "into SCORM packages for an LMS.",
                    "Dist failed")
@@ -127,6 +147,21 @@ def _parser() -> argparse.ArgumentParser:
     place.add_argument("--after", metavar="SLUG", help="list it right after this explainer in site.toml "
                        "(default: at the end of the series, with a comment)")
     place.add_argument("--before", metavar="SLUG", help="list it right before this explainer in site.toml")
+    docs = commands.add_parser("docs", help="Print Lensa's authoring guide (or open it in the browser), "
+                               "the one that comes with this version.", epilog=EPILOG,
+                               description="Print the guide for authors that this installed version of "
+                               "Lensa carries, as Markdown: from `lensa init` to publishing, with every field "
+                               "of site.toml, explainers, steps, charts and their data. --open shows it in the "
+                               "browser instead.")
+    docs.set_defaults(run=_docs, command="docs", failed="Docs failed", base=base)
+    docs.add_argument("guide", nargs="?", default=GUIDES[0], choices=GUIDES,
+                      help="which guide: authoring (the default: writing and publishing an explainer), "
+                           "embedding (iframes and offline copies), lms (SCORM packages), figures "
+                           "(Download figure and citing), deep-links (addresses of states)")
+    docs.add_argument("--open", action="store_true",
+                      help="open the guide in the browser (as HTML written to a temporary file) rather than print it")
+    docs.add_argument("--path", action="store_true", help="print where the guide's file is, and nothing else")
+    docs.add_argument("--debug", action="store_true", help="show Python tracebacks of failures")
     return parser
 
 
@@ -150,6 +185,19 @@ def _check(args, warnings: list[Problem]) -> int:
     pages = len(result.site.pages)
     print(f"OK: {pages} page{'' if pages == 1 else 's'} and {result.state_count} states "
           f"checked{_warning_total(warnings)}.")
+    return 0
+
+
+def _proof(args, warnings: list[Problem]) -> int:
+    from .dev.proof import proofread
+
+    lines = proofread(args.content, args.slugs, args.step, args.skip_repeats, warnings)
+    _print(report_lines(None, warnings, Path.cwd()))
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `lensa proof | head`: the reader has read enough
+        sys.stdout = None
     return 0
 
 
@@ -215,6 +263,35 @@ def _init(args, warnings: list[Problem]) -> int:
     started = init_site(args.base / args.folder, args.title, force=args.force, version=__version__)
     for line in started.report(Path.cwd(), program()):
         print(line)
+    return 0
+
+
+def _docs(args, warnings: list[Problem]) -> int:
+    """The guide this version ships: its path, its Markdown, or a page of it in the browser."""
+    path = DOCS_DIR / f"{args.guide}.md"
+    if not path.is_file():
+        raise GeneratorError(f"{path}: the guide is missing from this installation of lensa; reinstall it")
+    if args.path:
+        print(path)
+        return 0
+    text = path.read_text("utf-8")
+    if not args.open:
+        sys.stdout.write(text)
+        return 0
+    import tempfile
+    import webbrowser
+
+    import markdown
+
+    title = text.splitlines()[0].lstrip("# ").strip() if text else args.guide
+    body = markdown.markdown(text, extensions=["tables", "fenced_code"])
+    page = Path(tempfile.mkdtemp(prefix="lensa-docs-")) / f"{args.guide}.html"
+    page.write_text(f'<!doctype html><html lang="en"><meta charset="utf-8"><title>{title}</title>'
+                    '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}'
+                    'table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2rem .4rem}'
+                    f'pre{{overflow-x:auto;background:#f4f4f4;padding:.5rem}}</style>{body}</html>\n', "utf-8")
+    opened = webbrowser.open(page.as_uri())
+    print(f"{'Opened' if opened else 'Open'} {page.as_uri()}" + ("" if opened else " in a browser (none was found)"))
     return 0
 
 

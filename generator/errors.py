@@ -62,6 +62,10 @@ class BuildError(GeneratorError):
     """The build could not be written (file system, theme, assets)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C while a build ran an author's code: its message says which (the step, the state)."""
+
+
 class StrictModeError(GeneratorError):
     """Warnings were reported and --strict turns them into a failure."""
 

@@ -33,6 +33,10 @@ def _checkout() -> Path | None:
 CHECKOUT = _checkout()
 # The packaged themes: inside the installed package, else the checkout's themes/.
 THEMES_DIR = PACKAGE_DIR / "themes" if CHECKOUT is None else CHECKOUT / "themes"
+# The guides for authors (`lensa docs`): inside the installed package, else the checkout's docs/.
+DOCS_DIR = PACKAGE_DIR / "docs" if CHECKOUT is None else CHECKOUT / "docs"
+# The guides the package ships, by the name `lensa docs` takes; authoring first, the one for every field.
+GUIDES = ("authoring", "embedding", "lms", "figures", "deep-links")
 
 
 @dataclass(frozen=True)

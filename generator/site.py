@@ -35,6 +35,8 @@ class SiteConfig:
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
     bibliography: str = "references.bib"  # the BibTeX file in content/ that pages cite
+    mastery_score: int = 80  # percent of a page's questions to answer right to pass (SCORM)
+    time_limit: float = 30  # seconds one call of model code may run
 
 
 @dataclass
@@ -105,6 +107,37 @@ class PageKind:
     def state_count(self, computed: Any) -> int:
         raise NotImplementedError
 
+    def scored(self, source: PageSource) -> int:
+        """How many scored questions the page asks (an explainer's quiz/): a SCORM package
+        states the site's mastery score for a page with some, and weighs the page by them."""
+        return 0
+
+    def proof(self, source: PageSource, computed: Any, texts: Any, to_html: Callable[[str], str]) -> list[ProofSection]:
+        """Every text a reader can meet on the page, in reading order and state after
+        state, for `lensa proof` (dev/proof.py writes it as plain text). `to_html`
+        renders Markdown the page shows as it is (an introduction)."""
+        raise NotImplementedError
+
+
+@dataclass
+class ProofText:
+    """One text of a page as a reader meets it: a label ("Try this", "Chart", "" for a
+    state's prose) and the text, HTML or, with `html` false, plain text."""
+    label: str
+    text: str
+    html: bool = True
+
+
+@dataclass
+class ProofSection:
+    """A part of a page (its introduction, a step, one state of a step) and its texts.
+    `part` is the step's or round's number (None for what the whole page shows);
+    `state` names a state briefly ("state 3"), for a text that repeats an earlier one."""
+    heading: str
+    texts: list[ProofText]
+    part: int | None = None
+    state: str | None = None
+
 
 @dataclass
 class Page:
@@ -134,16 +167,16 @@ class RenderContext:
     theme: Any                        # render/theme.py's Theme
     assets: dict[str, str]            # name -> versioned name
     cache: BuildCache
-    to_html: Callable[[str], str]     # Markdown to HTML (render/prose.py's MarkdownRenderer)
+    to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
-    markup: Any = None                # math, citations and code (render/extensions.py's TextExtensions)
+    extensions: Any = None            # math, citations and code (render/extensions.py's TextExtensions)
 
     def references(self, source: PageSource, shown: list[str] | None = None) -> list:
         """A page's reference list: the works it cites and lists as further reading, then
         its own [[references]]; with `shown`, the HTML an embed shows, the works that cites."""
-        keys = self.markup.cited_in(*shown) if shown is not None else [*source.cites, *source.further_reading]
-        views = self.markup.references(keys)
-        return views + (self.markup.inline_references(source.references) if shown is None else [])
+        keys = self.extensions.cited_in(*shown) if shown is not None else [*source.cites, *source.further_reading]
+        views = self.extensions.references(keys)
+        return views + (self.extensions.inline_references(source.references) if shown is None else [])
 
     def common(self, urls) -> dict:
         """Context every template gets."""

@@ -44,9 +44,13 @@ def copy_generator(project: Path) -> Path:
 
 @pytest.fixture
 def tmp_site(tmp_path):
-    """Copy the tiny fixture site, then overwrite or add files: tmp_site({...}) -> content dir."""
+    """Copy the tiny fixture site, then overwrite or add files: tmp_site({...}) -> content dir.
+    Each call makes a site of its own (the first in tmp_path/content)."""
+    made = []
+
     def make(files: dict[str, str | bytes] | None = None, base: str = "tiny") -> Path:
-        content = tmp_path / "content"
+        content = tmp_path / ("content" if not made else f"site-{len(made)}" / Path("content"))
+        made.append(content)
         shutil.copytree(FIXTURES / base / "content", content)
         return write_files(content, files or {})
     return make

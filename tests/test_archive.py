@@ -56,9 +56,48 @@ def test_never_overwrites_a_file_that_is_not_a_zip(tmp_path):
     write_site(tmp_path / "build", FILES)
     target = tmp_path / "report.zip"
     target.write_text("my own notes")
-    with pytest.raises(BuildError, match="is not a zip archive"):
+    with pytest.raises(BuildError, match="is not a zip this tool wrote"):
         pack_site(tmp_path / "build", target, "site")
     assert target.read_text() == "my own notes"
+
+
+def _someone_elses_zip(path):
+    with zipfile.ZipFile(path, "w") as archive:  # dated today, as any other tool writes
+        archive.writestr("word/document.xml", "<w:document>my report</w:document>")
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["report.docx", "report.zip", "slides.ZIP"])
+def test_never_overwrites_a_zip_it_did_not_write(tmp_path, capsys, name):
+    """A .docx is a zip: `dist --zip report.docx` once replaced it with the site."""
+    target = tmp_path / name
+    before = _someone_elses_zip(target)
+    assert main(["dist", "--content", str(FIXTURES / "tiny" / "content"), "--out", str(tmp_path / "build"),
+                 "--zip", str(target)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {target}: ") and "Traceback" not in error
+    assert ("expected a file name ending .zip" if name.endswith(".docx") else "is not a zip this tool wrote") in error
+    assert target.read_bytes() == before
+
+
+def test_overwrites_a_zip_it_wrote_before(tmp_path):
+    write_site(tmp_path / "build", FILES)
+    target = tmp_path / "site.zip"
+    pack_site(tmp_path / "build", target, "site")
+    with zipfile.ZipFile(target) as archive:
+        assert archive.comment.startswith(b"Written by lensa")
+    write_site(tmp_path / "build", {**FILES, "new.html": b"<p>new</p>"})
+    pack_site(tmp_path / "build", target, "site")
+    with zipfile.ZipFile(target) as archive:
+        assert "site/new.html" in archive.namelist()
+    # One written before zips were signed: every entry at the fixed date and mode is ours too.
+    with zipfile.ZipFile(target, "w") as archive:
+        info = zipfile.ZipInfo("site/index.html", FIXED_TIME)
+        info.external_attr = 0o644 << 16
+        archive.writestr(info, b"<p>old</p>")
+    pack_site(tmp_path / "build", target, "site")
+    with zipfile.ZipFile(target) as archive:
+        assert "site/new.html" in archive.namelist()
 
 
 def test_dist_command_builds_and_packs(tmp_path, capsys):

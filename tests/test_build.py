@@ -73,6 +73,39 @@ def test_refuses_an_output_folder_holding_the_sources(tmp_path):
     assert (project / "content" / "site.toml").is_file()
 
 
+@pytest.mark.parametrize("inside", ["content/build", "themes/out", "content/coin-flips/out"])
+def test_refuses_an_output_folder_inside_the_sources(tmp_path, inside):
+    """The next build would read a build inside content/ as content: refused before any work."""
+    shutil.copytree(TINY, tmp_path / "content")
+    shutil.copytree(THEMES, tmp_path / "themes")
+    result = cli("build", "--content", tmp_path / "content", "--themes", tmp_path / "themes",
+                 "--out", tmp_path / inside)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    source = inside.split("/")[0]
+    assert result.stderr.startswith(f"error: {tmp_path / inside}: the output folder is inside the sources in "
+                                    f"{tmp_path / source}"), result.stderr
+    assert not (tmp_path / inside).exists()
+
+
+def test_two_outputs_at_one_path_fail_the_build(tmp_path, monkeypatch):
+    """Whatever makes them (here a kind that also writes the index page), a second file at
+    a path is an error naming both makers, never a page silently replaced."""
+    from generator.kinds import KINDS_BY_NAME
+    from generator.site import Page
+
+    kind = type(KINDS_BY_NAME()["explainer"])
+    render = kind.render
+    monkeypatch.setattr(kind, "render", lambda self, source, *rest: render(self, source, *rest) + [
+        Page("index.html", "<p>mine</p>", source=source.slug)])
+    out = tmp_path / "build"
+    with pytest.raises(Exception) as failed:
+        build(TINY, out, THEMES)
+    assert str(failed.value).endswith("index.html would be written twice, by the site and by page 'coin-flips'; "
+                                      "neither is written")
+    assert failed.value.problems[0].path == TINY / "coin-flips"
+    assert not out.exists()
+
+
 def test_an_interrupted_write_keeps_the_previous_build(tmp_path, monkeypatch):
     out = tmp_path / "build"
     build(TINY, out, THEMES)

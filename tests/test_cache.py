@@ -36,7 +36,7 @@ def uncached_build(content, themes):
     """A build that computes everything: nothing is reused from memory or loaded from
     disk (the disk's compiled templates aside, which test_templating.py covers)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build_cache, "_load", lambda kind, key: None)
+        patch.setattr(build_cache, "_load", lambda kind, key, accept=None: None)
         return build(content, None, themes)
 
 
@@ -196,6 +196,23 @@ def test_a_damaged_entry_is_computed_again(two_explainers, tmp_path):
     assert next_process_build(content, themes)["made"] == BOTH
 
 
+@pytest.mark.parametrize("kind", ["states", "charts"])
+@pytest.mark.parametrize("stored", [
+    42, ("states", "no list of files"), ([1, 2, 3], []), (None, [("not a path", "hash")]), {"charts": []},
+])
+def test_an_entry_of_the_wrong_shape_is_made_again(two_explainers, tmp_path, kind, stored):
+    """Well kept (its digest matches) but not what this code stores: made again, never an internal error."""
+    import pickle
+
+    content, themes = two_explainers
+    next_process_build(content, themes)
+    for entry in (tmp_path / "disk-cache" / kind).rglob("*"):
+        if entry.is_file():
+            diskcache.write_entry(entry, pickle.dumps(stored))
+    found = next_process_build(content, themes)  # its output is what an uncached build makes
+    assert found["made" if kind == "states" else "charts loaded"] == (BOTH if kind == "states" else [])
+
+
 # A model that reads a data file beside it, and one that uses a helper of content/_lib/
 # that reads a data file of its own (as tinyformer reads weights.npz).
 READS_DATA = """\
@@ -252,6 +269,32 @@ def test_an_edit_to_any_input_of_the_states_computes_them_again(reading_data, pa
     found = next_process_build(content, themes)
     assert "coin-flips" in found["made"] and "coin-flips" not in found["loaded"]
     assert _pages_say(content, themes, shown)
+
+
+def test_a_dot_file_beside_the_model_is_an_input_too(reading_data):
+    content, themes = reading_data
+    model = content / "coin-flips" / "model.py"
+    model.write_text(model.read_text().replace('with_name("scale.json")', 'with_name(".scale.json")'))
+    (content / "coin-flips" / ".scale.json").write_text("1.0")
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    next_process_build(content, themes)
+    (content / "coin-flips" / ".scale.json").write_text("2.0")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]   # the dev server's next rebuild
+    (content / "coin-flips" / ".scale.json").write_text("3.0")
+    assert "coin-flips" in next_process_build(content, themes)["made"]  # the next process's build
+    assert _pages_say(content, themes, "a chance of 75%")
+
+
+def test_a_data_file_of_the_shared_folder_recomputes_in_the_same_process(reading_data):
+    """The dev server's cache: an edited data file of content/_lib/ (which any model may read) is
+    seen, where an edited shared module recomputes only the pages that import it."""
+    content, themes = reading_data
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / "_lib" / "half.txt", "0.5", "0.4")
+    assert rebuild(content, themes, cache)["states"] == BOTH
+    assert "a chance of 16%" in build(content, None, themes, cache=cache).files["coin-flips/index.html"].decode()
 
 
 def test_a_prose_edit_loads_the_states(reading_data):

@@ -744,3 +744,51 @@ def test_labels_that_would_collide_go_to_another_side_or_are_left_out():
         assert a[0] >= 0 and a[1] >= 0 and a[2] <= 230 and a[3] <= c.height - 72, "inside the plot"
     # The table still names every point.
     assert [row[0] for row in kind.table(c, data, WORDS)["rows"]] == ["start", "4", "minimum", "far"]
+
+
+# --- A model's labels are text, never Plotly's markup ----------------------------------------------
+
+MARKUP_MODEL = """
+FLIPS = [1, 2, 3]
+
+
+def runs(flips):
+    return {"values": {"flips": flips, "probability": 0.5, "outcomes": 2},
+            "chart": {"x": ["<b>bold</b>", "<a href='javascript:alert(1)'>link</a>", "<mask>"],
+                      "y": [0.1, 0.2, 0.3], "highlight": flips - 1}}
+"""
+
+
+def test_a_models_labels_are_shown_as_written_in_the_live_chart_and_the_drawing(tmp_site):
+    from generator.build import build
+
+    result = build(tmp_site({"coin-flips/model.py": MARKUP_MODEL}), None, THEMES)
+    [step] = result.computed["coin-flips"]
+    figure = json.dumps(step.figures[0])
+    assert "&lt;b&gt;bold&lt;/b&gt;" in figure and "&lt;mask&gt;" in figure
+    assert "<b>bold" not in figure and "<a href" not in figure and "<mask>" not in figure
+    drawing = step.posters[0]  # the still drawing: the labels as text (escaped once, as SVG text is)
+    assert "&lt;mask&gt;" in drawing and "&lt;b&gt;bold&lt;/b&gt;" in drawing and "<a " not in drawing
+    assert "&amp;lt;" not in drawing
+    table = step.tables(result.site.config.labels)[0][step.default_key]
+    assert ["<mask>"] == [row[0] for row in table["rows"] if row[0] == "<mask>"]  # the table: as written
+
+
+def test_plotly_text_leaves_data_without_markup_as_it_is():
+    shared = ["a", "b & c", "&"]
+    data = {"x": shared, "y": [1.0, 2.0]}
+    assert charts.plotly_text(data) is data
+    assert charts.plotly_text({"x": ["&pi; <1>"]}) == {"x": ["&amp;pi; &lt;1&gt;"]}
+
+
+def test_a_value_just_outside_a_range_is_named_exactly():
+    """An error shows the value as it is (4.000001), not rounded to look inside the range (4)."""
+    heatmap_chart = chart(kind="heatmap", z_range=[-4, 4])
+    [issue] = charts.get("heatmap").check({"z": [[0.0, 4.000001]], "x": ["a", "b"], "y": ["r"]}, heatmap_chart)
+    assert issue.message == "z[0][1] = 4.000001 is outside z_range [\u22124, 4]"
+    [issue] = charts.get("bar").check({"x": ["a"], "y": [1.0000002]}, chart(kind="bar", y_range=[0, 1]))
+    assert issue.message == "y[0] = 1.0000002 is outside y_range [0, 1]"
+    [issue] = charts.get("line").check({"x": [0], "y": [-0.1234567]}, chart(kind="line", y_range=[0, 1]))
+    assert "y[0] = \u22120.1234567 is outside" in issue.message
+    [issue] = charts.get("scatter").check({"x": [2.0000001], "y": [0.5]}, chart(kind="scatter", x_range=[0, 2]))
+    assert "x[0] = 2.0000001 is outside x_range [0, 2]" in issue.message

@@ -1,8 +1,11 @@
 """The command line: every command has --help, problems are one plain line
 each with the totals last, --strict fails at the end, and no traceback
 reaches the user without --debug."""
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +23,7 @@ def run(*args, cwd=ROOT):
                           capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("command", ["build", "serve", "new", "check", "dist"])
+@pytest.mark.parametrize("command", ["build", "serve", "new", "check", "proof", "dist"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([command, "--help"])
@@ -141,3 +144,54 @@ def test_version_names_lensa_and_the_plotly_js_it_ships(capsys):
     bundle = json.loads((ROOT / BUILT_PLOTLY / "package.json").read_text())
     assert capsys.readouterr().out == (f"lensa {generator.__version__}, with plotly.js {pinned} "
                                        f"({bundle['name']}, {bundle['license']} licence)\n")
+
+
+# --- Model code that ends the run or never returns ------------------------------------------
+
+MODEL = (TINY / "coin-flips" / "model.py").read_text()
+
+
+@pytest.mark.parametrize("where", ["import", "step"])
+def test_a_model_that_calls_sys_exit_fails_check_at_its_line(tmp_site, tmp_path, where):
+    exiting = (MODEL.replace("import numpy as np\n", "import sys\nimport numpy as np\nsys.exit(0)\n")
+               if where == "import" else MODEL.replace("    p = 0.5", "    __import__('sys').exit(0)\n    p = 0.5"))
+    tmp_site({"coin-flips/model.py": exiting})
+    # The content folder given relative to the working folder.
+    result = subprocess.run([sys.executable, "-m", "lensa", "check", "--content", "content"], cwd=tmp_path,
+                            capture_output=True, text=True)  # the installed package: this checkout, editable
+    assert result.returncode == 1 and "OK" not in result.stdout and "Traceback" not in result.stderr
+    line = 3 if where == "import" else 7
+    assert result.stderr.startswith(f"error: content/coin-flips/model.py:{line}: ") and "called sys.exit(0)" \
+        in result.stderr, result.stderr
+
+
+def test_ctrl_c_names_the_step_and_state_that_were_running(tmp_site, tmp_path):
+    started = tmp_path / "started"
+    content = tmp_site({"coin-flips/model.py": MODEL.replace(
+        "    p = 0.5", f"    if flips == 2:\n        open({str(started)!r}, 'w').close()\n"
+        "        __import__('time').sleep(600)\n    p = 0.5")})
+    process = subprocess.Popen([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
+                                str(tmp_path / "out")], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists(), "the step never started"
+        process.send_signal(signal.SIGINT)
+        stderr = process.communicate(timeout=60)[1]
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert stderr.strip() == "Interrupted while computing coin-flips, step 1 (runs) for flips=2.", stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_deleted_working_folder_is_one_line(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    lensa = Path(sys.executable).with_name("lensa")  # the installed command (this checkout, editable)
+    result = subprocess.run(["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && exec "{lensa}" check'],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == (f"error: {gone}: the working folder no longer exists (deleted or moved); cd into "
+                             "the site's folder and run lensa again\n")

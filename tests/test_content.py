@@ -41,7 +41,7 @@ def test_missing_required_fields(tmp_site):
 
 
 def test_unknown_keys_are_warnings_with_a_suggestion(tmp_site):
-    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
     site = load_site(content)
     [warning] = site.warnings
     assert warning.field == "titel" and "did you mean 'title'" in warning.message and warning.line == 2
@@ -51,7 +51,7 @@ def test_loading_again_reads_every_edit_and_gives_fresh_objects(tmp_site):
     """Parsed files are kept by their text (the dev server loads the site on every
     rebuild): an edit is read, a file's warnings come again, and what a build
     changes in what it loaded is not what the next load gives."""
-    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\n'})
+    content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
     step_file = content / "coin-flips" / "steps" / "01-runs.md"
     first = load_site(content)
     [step] = first.pages[0].steps
@@ -87,3 +87,18 @@ def test_empty_values_and_duplicate_series_slugs(tmp_site):
 
 
 FIXTURE_STEP = open(__import__("pathlib").Path(__file__).parent / "fixtures/tiny/content/coin-flips/steps/01-runs.md").read()
+
+
+@pytest.mark.parametrize("values, said", [
+    ("[]", "must list at least one value"),
+    ("[1, 1, 2]", "values must be unique"),
+    ("[1, true, 2]", "values must be strings or numbers, found True"),
+    ("[nan, inf, 2.0]", "values must be finite numbers, found nan"),
+    ("[1, 2, -inf]", "values must be finite numbers, found -inf"),
+    ("3", "expected a list or a string, found 3 (an integer)"),
+])
+def test_a_values_error_is_one_line(tmp_site, values, said):
+    """Said once, at its key: never followed by 'is required' or a default that is not among them."""
+    content = tmp_site({"coin-flips/steps/01-runs.md": FIXTURE_STEP.replace('values = "FLIPS"', f"values = {values}")})
+    [problem] = problems(content)
+    assert (problem.field, problem.line, problem.message) == ("controls[0].values", 10, said)

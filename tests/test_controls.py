@@ -245,9 +245,20 @@ def test_the_step_embed_shows_all_its_charts(site, offline_page):
 def test_each_chart_alone_has_an_embed_with_the_steps_controls(site, page):
     out, steps, prose = site
     section = region(page, "Three Views of One Softmax")
-    # One Embed for the step with all its charts, and one under each chart for it alone.
-    assert section.get_by_text("Embed", exact=True).count() == 1
-    section.get_by_text("Embed: Weights", exact=True).click()
+    # One Embed for the step with all its charts, named for the step, under them all; and one
+    # under each chart for it alone, in the row of that chart's links, named for it.
+    assert section.get_by_text("Embed this step", exact=True).count() == 1
+    rows = section.locator(".chart-links")
+    assert rows.count() == 4 and section.get_by_text(re.compile(r"^Embed this chart: ")).count() == 3
+    weights = section.get_by_text("Embed this chart: Weights", exact=True)
+    assert weights.count() == 1 and weights.evaluate("e => e.getBoundingClientRect().width") < 80, \
+        "short to the eye (Embed), named in full"
+    # A chart's three links side by side: one line under a step's one chart, at most two
+    # under each of three charts side by side.
+    lines = "row => new Set([...row.querySelectorAll('summary, .figure-button')].map(e => " \
+            "Math.round((e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2))).size"
+    assert rows.nth(1).evaluate(lines) <= 2 and page.locator("#step-1 .chart-links").evaluate(lines) == 1
+    weights.click()
     code = section.get_by_role("textbox", name="Embed code (HTML)").input_value()
     assert 'src="../embed/masks/step-3-chart-2.html"' in code and 'title="Masks and Positions: Three Views' in code
     section.get_by_role("button", name="×2.0").click()

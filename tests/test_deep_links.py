@@ -38,6 +38,7 @@ AWKWARD = {
         +++
         title = "Words"
         compute = "words"
+        summary = "Letters of {{ word }}."
 
         [[controls]]
         name = "word"

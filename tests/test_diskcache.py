@@ -46,8 +46,8 @@ def test_markdown_html_is_kept_for_the_next_build(tmp_path, monkeypatch):
     monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
     assert MarkdownRenderer()("Some *text* here.") == "<p>Some <em>text</em> here.</p>"
     [entry] = [path for path in (tmp_path / "markdown").rglob("*") if path.is_file()]
-    assert entry.read_text("utf-8") == "<p>Some <em>text</em> here.</p>"
-    entry.write_text("<p>from the cache</p>", "utf-8")
+    assert diskcache.read_entry(entry) == "<p>Some <em>text</em> here.</p>".encode()
+    diskcache.write_entry(entry, "<p>from the cache</p>".encode())
     # A renderer with no memory of its own (a new process): only the disk remembers.
     assert MarkdownRenderer()("Some *text* here.") == "<p>from the cache</p>"
 
@@ -66,3 +66,41 @@ def test_kept_results_stay_in_memory_and_only_large_ones_go_to_disk(tmp_path, mo
     assert not [path for path in tmp_path.rglob("*") if path.is_file()], "on_disk=False writes nothing"
     diskcache.kept("kind", "other", make, memory)
     assert [path.name for path in tmp_path.rglob("*") if path.is_file()] == ["other"]
+
+
+# --- Every entry is checked by a digest of its bytes before it is used ------------------------------
+
+
+def test_a_damaged_entry_is_made_again_and_written_over(tmp_path, monkeypatch):
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
+    key = diskcache.digest("input")
+    diskcache.remembered("kind", key, lambda: "the whole text, as made")
+    [entry] = [path for path in tmp_path.rglob("*") if path.is_file()]
+    whole = entry.read_bytes()
+    for damaged in (whole[:-5], whole[:30], whole[:-1] + b"!", b"", b"the whole text, as made"):
+        entry.write_bytes(damaged)  # cut short, a byte changed, empty, or written without its digest
+        assert diskcache.read("kind", key) is None
+        assert diskcache.remembered("kind", key, lambda: "the whole text, as made") == "the whole text, as made"
+        assert entry.read_bytes() == whole, "the damaged entry is replaced by a good one"
+
+
+def test_cut_short_prose_is_never_shipped(tmp_path, monkeypatch):
+    """A truncated Markdown entry once shipped cut-off prose with exit 0."""
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
+    text = "A paragraph long enough to be cut. " * 20
+    whole = MarkdownRenderer()(text)
+    [entry] = [path for path in (tmp_path / "markdown").rglob("*") if path.is_file()]
+    entry.write_bytes(entry.read_bytes()[:-200])
+    assert MarkdownRenderer()(text) == whole
+
+
+def test_a_cut_short_script_is_escaped_again(tmp_path, monkeypatch):
+    """A truncated 'scripts' entry once put half of plotly.js into a single-file copy."""
+    from generator.outputs.offline import _script_file
+
+    monkeypatch.setenv(diskcache.CACHE_ENV, str(tmp_path))
+    script = ("var x = '</script>';\n" * 5000).encode()  # large enough to be kept on disk
+    whole = _script_file(script)
+    [entry] = [path for path in (tmp_path / "scripts").rglob("*") if path.is_file()]
+    entry.write_bytes(entry.read_bytes()[: len(entry.read_bytes()) // 2])
+    assert _script_file(script) == whole

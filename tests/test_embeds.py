@@ -67,6 +67,39 @@ def test_a_step_embed_carries_only_its_own_step(built_site):
     assert len(whole["steps"]) == len(explainer.steps)
 
 
+def _resolved(node, pool, used):
+    """`node` with every pool reference {"$": i} replaced by what it names; `used` collects i."""
+    if isinstance(node, dict):
+        if len(node) == 1 and "$" in node:
+            used.add(node["$"])
+            return _resolved(pool[node["$"]], pool, used)
+        return {key: _resolved(value, pool, used) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_resolved(item, pool, used) for item in node]
+    return node
+
+
+def test_a_step_embed_s_bytes_are_its_step_s_alone(built_site):
+    """Every byte of a step embed's data is its own step's: the step as the explainer page
+    carries it, and a pool with no array the step does not use; no other step's markup."""
+    out, result = built_site
+    for explainer in (page for page in result.site.pages if page.kind == "explainer"):
+        full = payload((out / explainer.slug / "index.html").read_text())
+        for number in range(1, len(explainer.steps) + 1):
+            page = (out / "embed" / explainer.slug / f"step-{number}.html").read_text()
+            data, used = payload(page), set()
+            [step] = _resolved(data["steps"], data["pool"], used)
+            own = _resolved(full["steps"][number - 1], full["pool"], set())
+            # Links in the prose are written for the embed (one level up, a new tab): the same text.
+            for states in (step["states"], own["states"]):
+                for state in states.values():
+                    state["prose"] = re.sub(r"<[^>]+>", "", state["prose"])
+            assert step == own, (explainer.slug, number)
+            assert used == set(range(len(data["pool"]))), f"{explainer.slug} step {number}: pooled arrays it never uses"
+            others = {f'id="step-{n}"' for n in range(1, len(explainer.steps) + 1)} - {f'id="step-{number}"'}
+            assert not any(anchor in page for anchor in others) and page.count("data-poster") <= len(step["charts"])
+
+
 def test_the_explainer_and_each_step_offer_their_iframe_code(tiny_build):
     page = (tiny_build / "coin-flips/index.html").read_text()
     boxes = re.findall(r"(<textarea[^>]*data-embed-code[^>]*>)(.*?)</textarea>", page, re.S)
@@ -308,3 +341,23 @@ def test_course_page_embeds_the_game_from_another_origin(browser, published, ser
     assert link.get_attribute("href") == f"{origin}/spotlight/index.html#round-1&spotlight=01000"
     assert errors == []
     context.close()
+
+
+def test_host_helper_sizes_frames_on_a_page_opened_from_disk(browser, built_site, tmp_path):
+    """A course page saved to disk beside the site: its frames' messages come from origin
+    "null" while their src is a file: URL, and embed.js still sizes each frame by its window."""
+    out, _ = built_site
+    host = tmp_path / "course.html"
+    host.write_text(f"""<!doctype html><html lang="en"><title>Course</title>
+<script>window.origins = []; addEventListener("message", e => origins.push(e.origin));</script>
+<iframe src="{(out / 'embed' / SLUG / 'step-1.html').as_uri()}" title="Step 1" width="100%" height="150"></iframe>
+<script src="{(out / 'assets' / 'embed.js').as_uri()}"></script></html>""")
+    page = browser.new_page()
+    page.goto(host.as_uri())
+    page.wait_for_function("document.querySelector('iframe').style.height !== ''")
+    inner = [f for f in page.frames if f.url.endswith("step-1.html")][0]
+    content = inner.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+    assert set(page.evaluate("origins")) == {"null"} and content > 150
+    page.wait_for_function(f"Math.abs(parseFloat(document.querySelector('iframe').style.height) - {content}) <= 1")
+    page.close()
+

@@ -11,8 +11,7 @@ import pytest
 
 from generator.build import build
 from generator.errors import BuildError
-from generator.render.charts.common import text_width
-from generator.render.figures import Source, bibtex, figure_svg, theme_palette, wrap
+from generator.render.figures import PADDING, WIDTH, Source, bibtex, figure_svg, line_width, theme_palette, wrap
 from generator.render.poster import drawing
 
 from .conftest import THEMES
@@ -157,7 +156,7 @@ def test_a_colour_the_theme_does_not_give_is_a_clear_error():
 
 def test_text_wraps_between_words_and_long_addresses_where_they_must():
     lines = wrap("The 6×6 matrix of attention weights " * 6, 14, 300)
-    assert len(lines) > 1 and all(text_width(line, 14) <= 300 for line in lines)
+    assert len(lines) > 1 and all(line_width(line, 14) <= 300 for line in lines)
     address = "https://example.org/" + "x" * 200
     assert "".join(wrap(address, 12, 300)) == address
 
@@ -166,3 +165,24 @@ def test_bibtex_escapes_what_tex_reads_as_commands():
     entry = bibtex("k", "50% of #1 & more_", "A_B", "Site", 2026, "https://x.org/a#step-1", "")
     assert r"title        = {50\% of \#1 \& more\_}" in entry
     assert "url          = {https://x.org/a#step-1}" in entry and entry.startswith("@misc{k,\n")
+
+
+def test_every_figure_s_text_fits_its_width_in_chromium_s_font(built_site, browser):
+    """Each line of a figure file's title, caption and source, as Chromium draws it in the
+    figure's own font, ends inside the figure's width: every figure of the site, and one
+    whose caption is made of the widest letters."""
+    out, _ = built_site
+    palette = theme_palette((THEMES / "default" / "static" / "style.css").read_text())
+    wide = "Mammoth WWW kernel windows summing M×W many maximum widths — " * 4
+    stress = figure_svg(None, wide, wide, Source(wide, "", ""), palette,
+                        "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif").svg
+    files = [stress] + [path.read_text() for path in sorted((out / "figures").rglob("*.svg"))]
+    page = browser.new_page()
+    page.set_content("<!doctype html><body>" + "".join(files) + "</body>")
+    overflow = page.evaluate("""([right]) => [...document.querySelectorAll('body > svg')].flatMap((svg, n) =>
+        [...svg.querySelectorAll(':scope > text tspan, :scope > a > text tspan')].filter(line =>
+            Number(line.getAttribute('x')) + line.getComputedTextLength() > right).map(line => [n, line.textContent]))""",
+                             [WIDTH + PADDING])
+    page.close()
+    assert len(files) > 30 and overflow == []
+

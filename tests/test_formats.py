@@ -29,6 +29,7 @@ def test_count_and_shape():
     assert formats.count(16384) == "16,384"
     assert formats.count(np.int64(4096)) == "4,096"
     assert formats.shape((64, 64)) == "64×64"
+    assert formats.shape((512, 2048)) == "512×2,048" == formats.formatter("shape")([512, 2048])
 
 
 def test_formatter_specs():
@@ -147,3 +148,43 @@ def test_no_module_keeps_a_table_keyed_by_id():
                     for call in ast.walk(node.slice if isinstance(node, ast.Subscript) else node)):
                 found.append(f"{path.name}:{node.lineno} {table.id}")
     assert not found, found
+
+
+# Numbers that agree with their sentence: bounds rounded the safe way, nouns that agree with counts.
+
+@pytest.mark.parametrize("value, digits, low, high", [
+    (0.9952, 2, "0.99", "1.00"), (0.99995, 2, "0.99", "1.00"), (0.00032, 3, "0.000", "0.001"),
+    (-0.123, 2, "\u22120.13", "\u22120.12"), (0.4749, 2, "0.47", "0.48"), (2.5, 1, "2.4", "2.6"),
+    (-0.001, 2, "\u22120.01", "0.00"), (np.float64(0.8231), 2, "0.82", "0.83")])
+def test_a_bound_is_rounded_away_from_the_value_it_bounds(value, digits, low, high):
+    assert formats.lower_bound(value, digits) == low and formats.upper_bound(value, digits) == high
+    # The shown bound holds strictly: 'stays above', 'at least', 'at most' are all true as written.
+    assert float(low.replace("\u2212", "-")) < value < float(high.replace("\u2212", "-"))
+
+
+def test_fixed_may_round_a_bound_past_its_value_where_the_bound_filters_do_not():
+    minimum = 0.9952  # "the cosine stays above 1.00" was what fixed wrote
+    assert formats.fixed(minimum) == "1.00" and formats.lower_bound(minimum) == "0.99"
+    assert formats.fixed(0.00032, 3) == "0.000" and formats.upper_bound(0.00032, 3) == "0.001"
+
+
+@pytest.mark.parametrize("bound, value, limit", [("lower_bound", -0.9996, -1), ("upper_bound", 0.9996, 1),
+                                                 ("lower_bound", 0.004, 0)])
+def test_a_bound_that_rounds_to_its_limit_is_an_error_that_says_why(bound, value, limit):
+    with pytest.raises(ValueError, match="says nothing here: write this state another way"):
+        getattr(formats, bound)(value, 2, limit=limit)
+    assert getattr(formats, bound)(value, 4, limit=limit)  # with more digits it says something
+
+
+@pytest.mark.parametrize("n, noun, plural, text", [
+    (1, "word", None, "1 word"), (2, "word", None, "2 words"), (0, "word", None, "0 words"),
+    (16384, "token", None, "16,384 tokens"), (np.int64(1), "query", None, "1 query"),
+    (3, "query", None, "3 queries"), (2, "box", None, "2 boxes"), (2, "day", None, "2 days"),
+    (2, "child", "children", "2 children"), (-1, "step", None, "\u22121 step")])
+def test_count_with_a_noun_makes_the_noun_agree(n, noun, plural, text):
+    assert formats.count(n, noun, plural) == text
+
+
+def test_plural_gives_the_word_alone_for_verbs_and_nouns():
+    assert [formats.plural(n, "is", "are") for n in (0, 1, 2)] == ["are", "is", "are"]
+    assert formats.plural(1.0, "word") == "word" and formats.plural(5, "word") == "words"

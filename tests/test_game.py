@@ -265,6 +265,8 @@ def test_broken_weights_are_one_line_naming_the_file(game_site):
     (("../multi-head-attention/index.html#step-1", "../nowhere/index.html#step-1"),
      r"game\.md:\d+: rounds\[0\]\.lesson: links to '\.\./nowhere/index\.html#step-1', which is not a page"),
     (('title = "Reference"\n', 'title = "Reference"\ngaol = "typo"\n'), r"game\.md:\d+: rounds\[1\]\.gaol: unknown key"),
+    (('"." = "a full stop"', '"." = ""'),
+     r"game\.md:\d+: answer_names: each name must be a non-empty string, found '\.' = ''"),
 ])
 def test_bad_game_content_is_a_clear_error(game_site, edit, message):
     main = game_site / SLUG / "game.md"
@@ -276,6 +278,18 @@ def test_bad_game_content_is_a_clear_error(game_site, edit, message):
                          timeout=120)
     assert run.returncode == 1
     assert re.search(message, run.stderr), run.stderr
+
+
+def test_the_note_on_the_model_renders_in_the_sandbox(game_site):
+    """The game's '::: model' note is prose like any other: data, not code."""
+    main = game_site / SLUG / "game.md"
+    text = main.read_text()
+    line = text[:text.index("with {{ heads }} heads")].count("\n") + 1
+    main.write_text(text.replace("with {{ heads }} heads", "with {{ heads.__class__.__mro__ }} heads", 1))
+    run = _check(game_site)
+    assert run.returncode == 1
+    assert f"{main}:{line}: model: unsafe access refused: access to attribute '__class__' of 'int' object is unsafe" \
+        in run.stderr, run.stderr
 
 
 def test_a_model_that_misses_a_spotlight_is_named(game_site):

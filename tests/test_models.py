@@ -2,10 +2,13 @@
 helpers in content/_lib/; neither leaks into the next page's model."""
 from __future__ import annotations
 
+import threading
+
 from generator.build import build
+from generator.cache.build import BuildCache
 from generator.errors import ContentError
 
-from .conftest import THEMES
+from .conftest import FIXTURES, THEMES
 
 
 def _use_helpers(content, sibling: str, shared: str):
@@ -40,6 +43,47 @@ def test_a_failing_helper_is_reported_at_its_own_file_and_line(tmp_site):
         assert "ZeroDivisionError" in problem.message
     else:
         raise AssertionError("the build should fail")
+
+
+def test_an_import_inside_a_step_function_works_as_at_the_top(tmp_site):
+    """The model's folder and content/_lib/ stay importable while its functions run."""
+    content = tmp_site()
+    _use_helpers(content, "import shared_numbers\n\ndef halves(n):\n    return shared_numbers.BASE ** "
+                 "(__import__('numpy').arange(1, n + 1))\n", "BASE = 0.25\n")
+    model = content / "coin-flips" / "model.py"
+    text = model.read_text().replace("from probabilities import halves\n", "")
+    model.write_text(text.replace("    p = halves(3)", "    from probabilities import halves\n    p = halves(3)"))
+    cache = BuildCache()
+    result = build(content, None, THEMES, cache=cache)
+    assert result.computed["coin-flips"][0].by_key("0").values["probability"] == 0.25
+    import sys
+    assert "probabilities" not in sys.modules and "shared_numbers" not in sys.modules
+    # The shared helper it imported from inside the function counts as an input of its states.
+    (content / "_lib" / "shared_numbers.py").write_text("BASE = 0.5\n")
+    result = build(content, None, THEMES, cache=cache)
+    assert cache.made["states"] == ["coin-flips"]
+    assert result.computed["coin-flips"][0].by_key("0").values["probability"] == 0.5
+
+
+def test_the_time_limit_holds_in_any_thread(tmp_site):
+    """Off the main thread (no signal there), the limit still stops an endless loop."""
+    content = tmp_site({"site.toml": "time_limit = 0.3\n" + (FIXTURES / "tiny/content/site.toml").read_text()})
+    model = content / "coin-flips" / "model.py"
+    model.write_text(model.read_text().replace("    p = 0.5", "    while flips == 3:\n        pass\n    p = 0.5"))
+    failed = []
+    thread = threading.Thread(target=lambda: _failure(content, failed))
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the endless loop was never stopped"
+    [problem] = failed[0].problems
+    assert problem.line in (7, 8) and "step 1 (runs) for flips=3: did not return within 0.3 s" in problem.message
+
+
+def _failure(content, failed):
+    try:
+        build(content, None, THEMES)
+    except ContentError as err:
+        failed.append(err)
 
 
 # --- NaN, infinities and numpy's floating-point warnings ------------------------------------------

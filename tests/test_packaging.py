@@ -112,9 +112,12 @@ def lensa(venv: Path, *args, cwd: Path, command: str = "lensa") -> subprocess.Co
 
 
 def _author_env(venv: Path) -> dict:
+    """The author's environment: the virtualenv's commands alone on the PATH, so no Node.js
+    (nor anything else of this machine) can be what makes a command work."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = str(venv / "bin")
     env["LENSA_CACHE_DIR"] = str(venv.parent / "cache")
+    assert shutil.which("node", path=env["PATH"]) is None and shutil.which("npm", path=env["PATH"]) is None
     return env
 
 
@@ -309,3 +312,95 @@ def test_a_site_theme_that_extends_a_packaged_theme_builds(venv, tmp_path):
     index = (folder / "build" / "index.html").read_text()
     assert "Made by me" in index and "assets/mine.css" in index and "assets/style.css" in index
     assert (folder / "build" / "assets" / "runtime.js").is_file(), "the packaged theme's files"
+
+
+# --- Publishing: what .github/workflows/release.yml does on a version tag, run here ---
+
+RELEASE = ROOT / ".github" / "workflows" / "release.yml"
+_PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+
+
+def test_the_distributions_pass_twine_check_strict(dists):
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dists)],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count("PASSED") == 2, checked.stdout
+
+
+def test_the_release_workflow_builds_checks_tries_and_publishes_by_trusted_publishing():
+    yaml = pytest.importorskip("yaml")
+    workflow = yaml.safe_load(RELEASE.read_text())
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers == {"push": {"tags": ["v*"]}}
+    assert workflow["permissions"] == {"contents": "read"}
+    build, publish = workflow["jobs"]["build"], workflow["jobs"]["publish"]
+    steps = build["steps"] + publish["steps"]
+    uses = [step["uses"] for step in steps if "uses" in step]
+    assert uses and all(_PINNED.match(use) for use in uses), "every action pinned to a full commit"
+    assert [use.split("@")[0] for use in uses] == [
+        "actions/checkout", "actions/setup-python", "actions/setup-node", "actions/upload-artifact",
+        "actions/download-artifact", "pypa/gh-action-pypi-publish"]
+    node = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/setup-node"))
+    assert int(node["with"]["node-version"]) >= 22, "plotly.js 4.1.1 needs Node.js 22"
+    script = "\n".join(step.get("run", "") for step in build["steps"])
+    for command in ("npm ci --omit=dev", "node plotly-bundle/bundle.js", "-r requirements-build.txt",
+                    "python -m build --no-isolation", "python -m twine check --strict dist/*",
+                    'PATH="$RUNNER_TEMP/author/bin"', "! command -v node", "lensa init my-site", "lensa build"):
+        assert command in script, command
+    assert script.index("twine check") < script.index("lensa init") < script.index("lensa build")
+    # Trusted publishing: the publish job alone may ask for an identity token, and gives no password.
+    assert publish["needs"] == "build" and publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"]["name"] == "pypi"
+    assert "with" not in publish["steps"][-1] and "secrets." not in RELEASE.read_text()
+    assert "twine==" in (ROOT / "requirements-build.txt").read_text()
+
+
+def test_lensa_docs_prints_the_guide_this_version_ships(venv, tmp_path, dists):
+    done = lensa(venv, "docs", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (ROOT / "docs" / "authoring.md").read_text("utf-8")
+    where = lensa(venv, "docs", "lms", "--path", cwd=tmp_path)
+    assert Path(where.stdout.strip()).is_relative_to(venv) and where.stdout.strip().endswith("lensa/docs/lms.md")
+    with zipfile.ZipFile(dists[1]) as archive:
+        assert {"lensa/docs/authoring.md", "lensa/docs/embedding.md"} <= set(archive.namelist())
+    assert "lensa docs" in lensa(venv, "--help", cwd=tmp_path).stdout
+
+
+def test_what_an_author_is_given_points_at_lensa_docs_and_scorm(author_site):
+    """No file an author gets names docs/authoring.md, which their site does not have."""
+    folder, runs = author_site
+    written = [path for path in folder.rglob("*") if path.is_file() and "build" not in path.relative_to(folder).parts]
+    assert not [path for path in written if "docs/authoring.md" in path.read_text("utf-8", errors="replace")]
+    assert "docs/authoring.md" not in runs["new"].stdout and "lensa docs" in runs["new"].stdout
+    readme = (folder / "README.md").read_text()
+    assert "lensa docs" in readme and "lensa dist --scorm" in readme
+    assert "lensa docs" in (folder / "content" / "site.toml").read_text()
+
+
+def test_the_readme_starts_an_author_from_the_package_index():
+    readme = (ROOT / "README.md").read_text()
+    start = readme[readme.index("## Start your own site"):readme.index("## This repository's site")]
+    first_block = start[start.index("```sh"):start.index("```", start.index("```sh") + 5)]
+    assert "pip install lensa-ml" in first_block and "npm" not in first_block
+    assert "lensa dist --scorm" in start and "lensa docs" in start
+    assert "Node.js 22 or later" in start and "npm ci --omit=dev" in start, "the checkout route, for contributors"
+
+
+def test_an_author_s_npm_install_holds_only_what_a_build_needs():
+    """package.json's dependencies are the bundle's source and its two build tools; the test and
+    benchmark tools are devDependencies, which `npm ci --omit=dev` (make build, the README's
+    checkout route, the release) leaves out and `make test` and `make bench` install."""
+    package = json.loads((ROOT / "package.json").read_text())
+    assert set(package["dependencies"]) == {"plotly.js", "esbuild", "acorn"}
+    assert {"lighthouse", "vnu-jar", "axe-core", "scorm-again"} <= set(package["devDependencies"])
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    for name in ("lighthouse", "vnu-jar", "axe-core"):
+        assert lock[f"node_modules/{name}"].get("dev") is True, name
+    def recipes(target):
+        done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return [line for line in done.stdout.splitlines() if line.startswith("npm ci")]
+    assert recipes("build") and all("--omit=dev" in line for line in recipes("build"))
+    assert any("--omit=dev" not in line for line in recipes("test"))
+    assert any("--omit=dev" not in line for line in recipes("bench"))
+

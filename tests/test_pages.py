@@ -129,7 +129,8 @@ GERMAN = {
     "data_state": "Zustand", "data_masked": "maskiert", "data_removed": "entfernt", "data_threshold": "Schwelle",
     "data_highlighted": "hervorgehoben", "data_faded": "abgeblendet", "data_leads_to": "Führt zu",
     "data_path": "Hervorgehobener Weg",
-    "dark_mode": "Dunkler Modus", "embed": "Einbetten", "embed_help": "Diesen HTML-Code in eine Kursseite einfügen.",
+    "dark_mode": "Dunkler Modus", "embed": "Einbetten", "embed_step": "Diesen Schritt einbetten",
+    "embed_chart": "dieses Diagramm: {title}", "embed_help": "Diesen HTML-Code in eine Kursseite einfügen.",
     "embed_code": "Code zum Einbetten", "embed_relative": "Diese Adresse ist relativ.",
     "embed_state": "Im gezeigten Zustand öffnen", "copy_code": "Code kopieren", "copied": "Kopiert.",
     "copy_failed": "Der Code ist markiert: mit Strg+C kopieren.", "open_full": "Ganze Erklärung öffnen",
@@ -145,6 +146,15 @@ GERMAN = {
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }
+GERMAN.update({  # Check your understanding (the questions of quiz/)
+    "quiz": "Verstehen Sie es?", "quiz_intro": "Antworten Sie nach den Diagrammen.",
+    "quiz_question": "Frage {n} von {total}", "quiz_check": "Prüfen", "quiz_check_chart": "Diagramm prüfen",
+    "quiz_task": "Stellen Sie Schritt {n} ein: {title}", "quiz_your_answer": "Ihre Antwort", "quiz_right": "Richtig.",
+    "quiz_wrong": "Nicht ganz.", "quiz_choose": "Wählen Sie zuerst eine Antwort.",
+    "quiz_number": "Geben Sie zuerst eine Zahl ein.", "quiz_explain": "Siehe Schritt {n}: {title}",
+    "quiz_score": "Punkte: {right} von {total}", "quiz_try_again": "Noch einmal", "quiz_show_answer": "Antwort zeigen",
+    "quiz_answer": "Antwort: {answer}", "quiz_chart_answer": "Eine Antwort: Schritt {n} mit {choices}",
+})
 
 
 def _toml(value) -> str:

@@ -40,6 +40,28 @@ def test_an_undefined_value_in_the_summary_points_at_its_line(tmp_site):
     assert "undefined value 'runs'" in problem.message and "template summary" in problem.message
 
 
+def test_a_misspelt_value_in_prose_or_a_summary_gets_the_name_the_model_returns(tmp_site):
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("A run of {{ flips }}", "A run of {{ flip }}")})
+    assert "undefined value 'flip' (did you mean 'flips'?)" in prose_problem(content).message
+    content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("With {{ flips }}", "With {{ outcome }}")})
+    assert "undefined value 'outcome' (did you mean 'outcomes'?)" in prose_problem(content).message
+
+
+def test_a_misspelt_list_readout_or_chart_key_gets_the_model_s_name(tmp_site):
+    def problem_of(files):
+        site = load_site(tmp_site(files))
+        with pytest.raises(ContentError) as info:
+            compute_site(site)
+        return info.value.problems[0].message
+    assert "model.py defines no list 'FLIP' (did you mean 'FLIPS'?)" in problem_of(
+        {"coin-flips/steps/01-runs.md": STEP.replace('values = "FLIPS"', 'values = "FLIP"')})
+    assert "returned no value 'outcome' (did you mean 'outcomes'?)" in problem_of(
+        {"coin-flips/steps/01-runs.md": STEP.replace('value = "outcomes"', 'value = "outcome"')})
+    model = (FIXTURES / "tiny/content/coin-flips/model.py").read_text()
+    assert "unknown key 'highlite' (did you mean 'highlight'?)" in problem_of(
+        {"coin-flips/model.py": model.replace('"highlight"', '"highlite"')})
+
+
 def test_a_syntax_error_in_deeper_points_at_its_line(tmp_site):
     content = tmp_site({"coin-flips/steps/01-runs.md": STEP + "\n::: deeper\nFine.\n{% if %}\n"})
     problem = prose_problem(content)
@@ -61,6 +83,7 @@ WORDS_STEP = """
 +++
 title = "Words"
 compute = "runs"
+summary = "The word {{ word }}."
 
 [[controls]]
 name = "word"
@@ -98,6 +121,25 @@ def test_values_are_text_never_markdown_or_html(tmp_site):
     assert "a &amp; b has" in prose["4"]
     # Inside a link address and a code span, the value is escaped exactly once.
     assert 'href="a &amp; b"' in prose["4"] and "<code>a &amp; b</code>" in prose["4"]
+
+
+def test_a_value_is_text_even_when_a_filter_marks_it_safe(tmp_site):
+    """Prose holds only the HTML its author wrote: |safe cannot turn a value into markup."""
+    prose = state_prose(tmp_site, WORDS_STEP.replace("{{ word }} has", "{{ word | safe }} has"))
+    assert prose["2"].startswith("<p>&lt;b&gt;bold&lt;/b&gt; has") and "<b>" not in prose["2"]
+
+
+@pytest.mark.parametrize("prose", [
+    "See [the word]({{ 'javascript:alert(' ~ length ~ ')' }}).",   # a value that makes a link's address
+    "See <b{{ {'onclick': word} | xmlattr }}>this</b>.",          # values that make an attribute
+])
+def test_values_inside_a_tag_are_checked_with_the_state(tmp_site, prose):
+    step = WORDS_STEP.replace("See [the word]({{ word }}) and `{{ word }}`.", prose)
+    content = tmp_site({"coin-flips/model.py": WORDS_MODEL, "coin-flips/steps/01-runs.md": step})
+    problem = prose_problem(content)
+    lines = step.lstrip("\n").splitlines()  # as the file is written
+    line = lines.index(next(text for text in lines if prose in text)) + 1
+    assert problem.line == line and "is not allowed in prose" in problem.message
 
 
 def test_states_differing_only_in_values_share_one_markdown_conversion(tmp_site, tmp_path, monkeypatch):
@@ -191,3 +233,22 @@ def test_raw_text_keeps_its_tags_as_written():
 
     env = make_env(autoescape=False, prose=True)
     assert env.from_string("{% raw %}{% if x %}\nshown{% endraw %}\nnext").render() == "{% if x %}\nshown\nnext"
+
+
+# Numbers that agree with their sentence: the bound and plural filters in a step's prose.
+
+def test_a_count_and_its_words_agree_in_every_state(tmp_site):
+    step = STEP.replace("With {{ flips }} flips there are", "{{ flips | count('flip') }} {{ flips | plural('gives', "
+                        "'give') }} {{ outcomes | count('outcome') }}; all heads stays above "
+                        "{{ probability | lower_bound(2) }}, and")
+    site = load_site(tmp_site({"coin-flips/steps/01-runs.md": step}))
+    prose = render_prose(site, compute_site(site))["coin-flips"][0].states
+    assert prose["0"][0].startswith("<p>1 flip gives 2 outcomes; all heads stays above 0.49, and")
+    assert prose["2"][0].startswith("<p>3 flips give 8 outcomes; all heads stays above 0.12, and")
+
+
+def test_a_bound_that_says_nothing_in_one_state_is_an_error_naming_it(tmp_site):
+    step = STEP.replace("With {{ flips }} flips", "All heads stays above {{ probability | lower_bound(1, limit=0.1) }}.")
+    problem = prose_problem(tmp_site({"coin-flips/steps/01-runs.md": step}))
+    assert problem.field == "prose" and "explainer coin-flips, step 1" in problem.message
+    assert "rounds to 0.1, as far as it can go" in problem.message and "(state flips=3)" in problem.message

@@ -165,6 +165,34 @@ def test_refuses_a_bad_slug(tmp_site, slug):
     assert sorted(p.name for p in content.iterdir()) == ["coin-flips", "site.toml"]
 
 
+@pytest.mark.parametrize("slug", ["embed", "offline", "figures", "assets"])
+def test_refuses_a_slug_that_names_a_folder_of_the_build(tmp_site, slug):
+    """Every build writes these beside the pages: an explainer of that name would share their paths."""
+    content = tmp_site()
+    before = (content / "site.toml").read_bytes()
+    with pytest.raises(GeneratorError, match=f"'{slug}' is a folder every build writes beside the pages"):
+        scaffold(content, slug)
+    assert sorted(p.name for p in content.iterdir()) == ["coin-flips", "site.toml"]
+    assert (content / "site.toml").read_bytes() == before
+
+
+def test_refuses_a_slug_too_long_for_its_files(tmp_site):
+    content = tmp_site()
+    with pytest.raises(GeneratorError, match="expected a slug of at most 80 characters, found one of 300"):
+        scaffold(content, "a" * 300)
+    assert sorted(p.name for p in content.iterdir()) == ["coin-flips", "site.toml"]
+
+
+def test_a_title_given_as_the_slug_is_answered_with_its_slug():
+    """`lensa new "Convolution Filter"` suggests the slug the title makes, and changes nothing."""
+    done = cli("new", "Convolution Filter", "--subtitle", "x")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == ("error: Convolution Filter: expected a slug of lowercase letters, digits "
+                                           "and hyphens, found 'Convolution Filter' (did you mean "
+                                           "'convolution-filter'?)")
+    assert not (ROOT / "content" / "Convolution Filter").exists()
+
+
 def test_refuses_when_series_is_an_inline_list(tmp_site):
     content = tmp_site({"site.toml": 'title = "T"\nseries = [{slug = "coin-flips", title = "Coin Flips"}]\n'})
     before = (content / "site.toml").read_bytes()

@@ -6,6 +6,7 @@ with scorm-again, is tests/test_scorm_lms.py."""
 from __future__ import annotations
 
 import re
+import shutil
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import PurePosixPath
@@ -53,7 +54,7 @@ def zip_names(unpacked) -> list[str]:
 
 def test_every_page_and_the_whole_site_have_a_package_in_each_version(packages, site):
     pages = {f"{page.slug}-{SUFFIX[v]}.zip" for page in site.pages for v in VERSIONS}
-    whole = {f"lensa-ml-{SUFFIX[v]}.zip" for v in VERSIONS}
+    whole = {f"lensa-ml.site-{SUFFIX[v]}.zip" for v in VERSIONS}
     assert set(packages) == pages | whole
     for name, unpacked in packages.items():
         assert name.endswith(f"-{SUFFIX[unpacked.version]}.zip")
@@ -67,7 +68,7 @@ def test_the_site_package_lists_the_pages_in_series_order(packages, site):
     built = {page.slug for page in site.pages}
     expected = [slug for slug in listed if slug in built] + [p.slug for p in site.pages if p.slug not in listed]
     for version in VERSIONS:
-        root = ET.fromstring((packages[f"lensa-ml-{SUFFIX[version]}.zip"].folder / MANIFEST).read_bytes())
+        root = ET.fromstring((packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / MANIFEST).read_bytes())
         items = root.findall(f"{tag(version, 'organizations')}/{tag(version, 'organization')}/{tag(version, 'item')}")
         assert [item.get("identifier") for item in items] == [f"item-{slug}" for slug in expected]
         titles = {page.slug: page.title for page in site.pages}
@@ -90,7 +91,7 @@ def test_every_manifest_is_valid_against_the_official_schemas(packages, version)
 def test_a_wrong_manifest_fails_the_schemas(packages):
     """The validation can fail: the schemas are loaded, not skipped."""
     for version in VERSIONS:
-        text = (packages[f"lensa-ml-{SUFFIX[version]}.zip"].folder / MANIFEST).read_text()
+        text = (packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / MANIFEST).read_text()
         schema = manifest_schema(version)
         broken = text.replace('type="webcontent"', 'kind="webcontent"', 1)
         assert list(schema.iter_errors(broken)), version
@@ -214,7 +215,7 @@ def test_a_page_is_the_same_in_every_package_but_for_the_version_it_names(packag
         html = {v: (packages[f"{page.slug}-{SUFFIX[v]}.zip"].folder / path).read_bytes() for v in VERSIONS}
         assert html["1.2"].replace(b'data-scorm="1.2"', b'data-scorm="2004"') == html["2004"]
         for version in VERSIONS:
-            assert (packages[f"lensa-ml-{SUFFIX[version]}.zip"].folder / path).read_bytes() == html[version]
+            assert (packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / path).read_bytes() == html[version]
 
 
 # ---- The command line, on a small site -------------------------------------------------------------
@@ -242,7 +243,7 @@ def test_pages_links_are_absolute_under_the_base_url_and_open_a_new_tab(tmp_site
     assert main(["dist", "--scorm", "2004", "--content", str(content), "--scorm-dir", str(tmp_path / "out")]) == 0
     assert "Packed 3 SCORM packages (2 pages and the whole site, SCORM 2004)" in capsys.readouterr().out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "coin-flips-scorm2004.zip", "more-coins-scorm2004.zip", "tiny-site-scorm2004.zip"]
+        "coin-flips-scorm2004.zip", "more-coins-scorm2004.zip", "tiny-site.site-scorm2004.zip"]
     with zipfile.ZipFile(tmp_path / "out" / "more-coins-scorm2004.zip") as archive:
         html = archive.read("more-coins/index.html").decode()
     assert '<a target="_blank" href="https://example.org/course/coin-flips/index.html#step-1">the first page</a>' \
@@ -256,8 +257,8 @@ def test_two_runs_give_byte_identical_zips(tmp_site, tmp_path):
     for run in ("one", "two"):
         assert main(["dist", "--scorm", "--content", str(content), "--scorm-dir", str(tmp_path / run)]) == 0
     names = sorted(p.name for p in (tmp_path / "one").iterdir())
-    assert names == ["coin-flips-scorm12.zip", "coin-flips-scorm2004.zip", "tiny-site-scorm12.zip",
-                     "tiny-site-scorm2004.zip"]
+    assert names == ["coin-flips-scorm12.zip", "coin-flips-scorm2004.zip", "tiny-site.site-scorm12.zip",
+                     "tiny-site.site-scorm2004.zip"]
     for name in names:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
         with zipfile.ZipFile(tmp_path / "one" / name) as archive:
@@ -287,3 +288,38 @@ def test_a_site_with_no_description_is_named_too(tmp_site, tmp_path, capsys):
     assert len(errors) == 2 and errors[0].startswith(f"error: {content / 'site.toml'}: description: the site has no "
                                                      "description")
     assert not (tmp_path / "out").exists()
+
+
+def test_package_names_and_identifiers_never_collide_whatever_the_slugs(tmp_site, tmp_path, capsys):
+    """A site titled "Foo" with pages foo, foo-site and site: each package has a zip and an
+    identifier of its own (the whole site's once replaced foo-site's zip, and shared site's identifier)."""
+    base = FIXTURES / "tiny" / "content" / "coin-flips"
+    pages = {}
+    for slug in ("foo", "foo-site", "site"):
+        pages[f"{slug}/explainer.md"] = (base / "explainer.md").read_text().replace('related = ["dice"]\n', "")
+        pages[f"{slug}/model.py"] = (base / "model.py").read_text()
+        pages[f"{slug}/steps/01-runs.md"] = (base / "steps" / "01-runs.md").read_text()
+    content = tmp_site({"site.toml": 'title = "Foo"\ndescription = "Three pages."\n', **pages})
+    shutil.rmtree(content / "coin-flips")
+    out = tmp_path / "out"
+    assert main(["dist", "--scorm", "--content", str(content), "--scorm-dir", str(out)]) == 0
+    assert "Packed 8 SCORM packages (3 pages and the whole site" in capsys.readouterr().out
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted([f"{slug}-{suffix}.zip" for slug in ("foo", "foo-site", "site")
+                            for suffix in SUFFIX.values()] + [f"foo.site-{suffix}.zip" for suffix in SUFFIX.values()])
+    for version, suffix in SUFFIX.items():
+        identifiers = []
+        for name in names:
+            if name.endswith(f"-{suffix}.zip"):
+                with zipfile.ZipFile(out / name) as archive:
+                    identifiers.append(ET.fromstring(archive.read(MANIFEST)).get("identifier"))
+        assert sorted(identifiers) == ["foo", "foo.foo", "foo.foo-site", "foo.site"], version
+
+
+def test_a_repeated_manifest_identifier_is_refused():
+    from generator.errors import BuildError
+    from generator.outputs.scorm.manifest import Item, Package, manifest
+
+    item = Item("a", "A", "a/index.html", ())
+    with pytest.raises(BuildError, match="repeats the identifier 'item-a'"):
+        manifest(Package("p", "P", "About P.", "en", (item, item)), "2004")

@@ -2,12 +2,15 @@
 127.0.0.1 only, reloads the browser through livereload after every edit (even
 edits in quick succession), shows a failed rebuild as an overlay over the last
 good page, and picks up edited generator code."""
+import http.client
+import os
 import re
 import shutil
 import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -104,6 +107,63 @@ def test_listens_on_loopback_only(server):
     assert listening == ["0100007F"]  # 127.0.0.1, and no other address
 
 
+def request(server, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    """One raw request, with exactly the Host (and other headers) given: (status, headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        body = b"" if response.status == 101 else response.read()
+        return response.status, dict(response.getheaders()), body
+    finally:
+        connection.close()
+
+
+WEBSOCKET = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:{port}", "127.0.0.1.attacker.example",
+                                  "localhost.attacker.example:{port}", "192.168.1.20:{port}", ""])
+def test_a_request_for_another_host_is_refused(server, host):
+    """A DNS name rebound to 127.0.0.1 reaches the server with its own Host: refused,
+    for the pages, livereload's script and its websocket alike."""
+    host = host.format(port=server.port)
+    for path, extra in (("/coin-flips/index.html", {}), ("/livereload.js", {}), ("/livereload", WEBSOCKET)):
+        status, _, body = request(server, path, {"Host": host, **extra})
+        assert status == 403 and b"Forbidden" in body and b"Runs of Heads" not in body, (path, status)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST", "[::1]:{port}",
+                                  "127.0.0.2:{port}", "drafts.localhost:{port}"])
+def test_this_machine_is_answered_by_any_of_its_names(server, host):
+    status, _, body = request(server, "/coin-flips/index.html", {"Host": host.format(port=server.port)})
+    assert status == 200 and b"Runs of Heads" in body
+
+
+def test_the_livereload_websocket_accepts_only_this_machines_pages(server):
+    own = {"Host": f"127.0.0.1:{server.port}", **WEBSOCKET}
+    assert request(server, "/livereload", {**own, "Origin": f"http://127.0.0.1:{server.port}"})[0] == 101
+    assert request(server, "/livereload", {**own, "Origin": f"http://localhost:{server.port}"})[0] == 101
+    for origin in ("http://attacker.example", "https://127.0.0.1.attacker.example", "null",
+                   f"file://127.0.0.1:{server.port}"):
+        assert request(server, "/livereload", {**own, "Origin": origin})[0] == 403, origin
+    # A page elsewhere fetching a draft: its Origin gives it away even with this machine's Host.
+    status, _, body = request(server, "/coin-flips/index.html", {"Host": f"127.0.0.1:{server.port}",
+                                                                   "Origin": "http://attacker.example"})
+    assert status == 403 and b"Runs of Heads" not in body
+
+
+@pytest.mark.parametrize("path", ["//coin-flips", "///coin-flips", "/coin-flips"])
+def test_a_redirect_stays_on_this_server(server, path):
+    """'//coin-flips/' would be a protocol-relative address: another host, coin-flips."""
+    status, headers, _ = request(server, path, {"Host": f"127.0.0.1:{server.port}"})
+    assert status == 301 and headers["Location"] == "/coin-flips/"
+
+
 def test_pages_get_the_client_only_when_served(server, tmp_path):
     status, html = server.get("coin-flips/")
     assert status == 200 and "/__dev__/client.js" in html and "/livereload.js" in html
@@ -169,6 +229,73 @@ def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page)
     page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
     page.wait_for_function("window.explainerRuntime && window.Plotly", timeout=WAIT_MS)
     assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
+
+
+def test_a_model_that_calls_sys_exit_is_reported_and_the_server_keeps_serving(server):
+    model = server.project / "content/coin-flips/model.py"
+    original = model.read_text()
+    seen = len(server.log)
+    model.write_text(original.replace("import numpy as np\n", "import sys\nimport numpy as np\nsys.exit(0)\n"))
+    try:
+        wait_for_log(server, "called sys.exit(0)", seen)
+        assert any(line.startswith("error: content/coin-flips/model.py:3: ") for line in server.log[seen:])
+        assert server.process.poll() is None
+        status, html = server.get("coin-flips/index.html")
+        assert status == 200 and "Runs of Heads" in html  # the last good build
+    finally:
+        seen = len(server.log)
+        model.write_text(original)
+    wait_for_log(server, "Built in", seen)
+
+
+def wait_for_log(server, text: str, after: int) -> None:
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not any(text in line for line in server.log[after:]):
+        assert server.process.poll() is None, "\n".join(server.log)
+        assert time.monotonic() < deadline, "\n".join(server.log[after:])
+        time.sleep(0.05)
+
+
+def test_changes_are_seen_by_content_whatever_their_modification_time(server, tmp_path):
+    """A data file of content/_lib/ (here a dot-file) that the model reads: edited, it is seen
+    and the states are computed again, even when it arrives with an old modification time."""
+    content = server.project / "content"
+    model = content / "coin-flips" / "model.py"
+    original = model.read_text()
+    shared = content / "_lib"
+    seen = len(server.log)
+    shared.mkdir()
+    (shared / ".half").write_text("0.5")
+    model.write_text(original.replace("    p = 0.5 ** np.arange(1, 4)", "    from pathlib import Path\n"
+                                      "    half = float((Path(__file__).parents[1] / '_lib' / '.half').read_text())\n"
+                                      "    p = half ** np.arange(1, 4)"))
+    try:
+        # The model that reads it is in use (the file may have had a rebuild of its own before).
+        wait_for_log(server, "coin-flips/model.py", seen)
+        seen = next(i for i in range(seen, len(server.log)) if "coin-flips/model.py" in server.log[i])
+        wait_for_log(server, "Built in", seen)
+        seen = len(server.log)
+        # A file put back as an older copy (cp -a, mv, unzip): its modification time is in the past.
+        older = tmp_path / ".half"
+        older.write_text("0.4")
+        os.utime(older, (946_684_800, 946_684_800))  # 2000-01-01
+        os.replace(older, shared / ".half")
+        wait_for_page(server, "a chance of 16%", seen)
+        assert any("recomputed coin-flips" in line for line in server.log[seen:])
+    finally:
+        seen = len(server.log)
+        model.write_text(original)
+        shutil.rmtree(shared)
+    wait_for_page(server, "a chance of 25%", seen)
+
+
+def wait_for_page(server, text: str, after: int) -> None:
+    """Until the served page says `text` (after a rebuild logged since `after`)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while text not in server.get("coin-flips/index.html")[1]:
+        assert server.process.poll() is None, "\n".join(server.log)
+        assert time.monotonic() < deadline, "\n".join(server.log[after:])
+        time.sleep(0.05)
 
 
 def test_edited_generator_code_is_imported_afresh(server, page):

@@ -97,3 +97,51 @@ def test_an_unwritable_cache_costs_only_speed(tmp_path, monkeypatch):
     blocker.write_text("not a folder")
     monkeypatch.setenv(templating.CACHE_ENV, str(blocker / "cache"))
     assert compile_string(make_env(autoescape=True), "{{ 4 }}").render() == "4"
+
+
+# --- Content is data: prose renders in the sandbox ---------------------------------------------
+
+
+def test_prose_can_print_values_use_filters_conditions_and_loops(cache_dir):
+    env = make_env(autoescape=True, prose=True)
+    source = ("{% for p in probabilities %}{{ p | percent }}{% if not loop.last %}, {% endif %}{% endfor %}; "
+              "{{ '%.1f' | format(total) }} in {{ names | join(' and ') }}"
+              "{% if total > 1 %}, more than one{% endif %}.")
+    assert compile_string(env, source).render({"probabilities": [0.25, 0.5], "total": 1.5, "names": ["a", "b"]}) \
+        == "25%, 50%; 1.5 in a and b, more than one."
+
+
+@pytest.mark.parametrize("source", [
+    "{{ cycler.__init__.__globals__.os.popen('id -un').read() }}",   # reaching a module through a function
+    "{{ names.__class__.__mro__ }}",                                   # walking the classes
+    "{{ names.append('c') }}",                                         # changing a state's value
+    "{{ lipsum.__globals__['os'] }}",
+])
+def test_prose_cannot_reach_into_python_objects(cache_dir, source):
+    env = make_env(autoescape=True, prose=True)
+    with pytest.raises(jinja2.sandbox.SecurityError) as refused:
+        compile_string(env, source).render({"names": ["a", "b"]})
+    message, line = templating.render_problem(refused.value)
+    assert message.startswith("unsafe access refused: ") and line == 1
+
+
+def test_prose_cannot_include_another_template(cache_dir):
+    env = make_env(autoescape=True, prose=True)
+    with pytest.raises(templating.NotInProse) as refused:
+        compile_string(env, "One\n{% include '/etc/passwd' %}").render({})
+    assert templating.render_problem(refused.value) == (str(refused.value), 2)
+
+
+def test_the_themes_templates_are_not_sandboxed(cache_dir):
+    """The theme's templates are code, as model.py is; only content is data."""
+    assert not make_env(autoescape=True).sandboxed
+    assert make_env(autoescape=True, prose=True).sandboxed
+
+
+def test_a_cache_entry_with_a_changed_byte_is_compiled_again(cache_dir):
+    """Compiled code that still loads, but not the code that was kept: its digest tells."""
+    source = "{{ 'kept-text' }}"
+    assert compile_string(make_env(autoescape=False), source).render() == "kept-text"
+    [entry] = list(cache_dir.rglob("*.cache"))
+    entry.write_bytes(entry.read_bytes().replace(b"kept-text", b"kept-tent"))
+    assert compile_string(make_env(autoescape=False), source).render() == "kept-text"

@@ -6,7 +6,8 @@ values, and gets back the values for readouts and prose and the data for the
 chart(s).
 
 Why not the project's trained tinyformer (content/_lib/tinyformer)? Its 74
-words come from a toy grammar of agreement and reference sentences; "sat",
+tokens (70 words, two punctuation marks and the <mask> and <pad> markers) come
+from a toy grammar of agreement and reference sentences; "sat",
 "on" and "mat" are not among them, so it cannot read the running example,
 "The cat sat on the mat". Steps 1 and 2 use instead a small counting model
 that this file builds from a hand-written corpus of sixteen short sentences

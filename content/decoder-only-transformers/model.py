@@ -10,7 +10,8 @@ causal attention layer, no MLP, no layer norm), with its own forward and
 backward pass, trained here on a toy corpus of sentences like "the cat sat on
 the mat ." (CORPUS below: every combination of the slots, each weighted by
 hand-chosen frequencies). The Spotlight game's trained tinyformer cannot serve
-this page: its 74 words do not include "sat", "on" or "mat".
+this page: its 74 tokens (70 words, two punctuation marks and two markers)
+do not include "sat", "on" or "mat".
 
 The build never trains. ``python content/decoder-only-transformers/model.py``
 trains (seeded, full batch, a fixed number of Adam steps) and writes

@@ -4,11 +4,11 @@ states, rendered text and outputs, keyed on a hash of their inputs.
 Keys hash file contents, never modification times, so saving a file without
 changing it, or touching it, reuses everything. What each key covers:
 
-- states: the page's non-Markdown files (model.py and anything it reads), the
-  files of content/_lib/ its model imported, and what its kind declares it
-  computes from (an explainer's steps, not their prose), so a prose-only edit
-  does not recompute and an edited shared helper recomputes exactly the pages
-  that import it;
+- states: the page's non-Markdown files (model.py and anything it reads, dot-files
+  too), the files of content/_lib/ its model imported, the data files of
+  content/_lib/ (any page may read them), and what its kind declares it computes
+  from (an explainer's steps, not their prose), so a prose-only edit does not
+  recompute and an edited shared helper recomputes exactly the pages that import it;
 - charts: the states' key and the site's labels (the data tables' words): the
   charts and tables interned for the page's data;
 - prose: every file of the page's folder, its states' key and the bibliography
@@ -42,7 +42,22 @@ from . import disk
 
 T = TypeVar("T")
 
-_IGNORED_DIRS = {"__pycache__"}
+# What no build reads and no model means to: bytecode, version control and editor
+# temporaries. Every other file counts, its name starting with a dot or not (a model's
+# .data.json is as much an input as its data.json). The dev server watches the same files.
+_IGNORED_DIRS = {"__pycache__", ".git", ".hg", ".svn"}
+_TEMPORARY_ENDINGS = ("~", ".swp", ".swx", ".swo", ".tmp", ".pyc", ".pyo")
+
+
+def ignored(parts: tuple[str, ...] | list[str]) -> bool:
+    """Whether a file at these path parts (relative to a watched folder) is left out."""
+    name = parts[-1]
+    return (any(ignored_folder(part) for part in parts[:-1]) or name.endswith(_TEMPORARY_ENDINGS)
+            or name.startswith(".#") or name in ("4913", ".DS_Store"))
+
+
+def ignored_folder(name: str) -> bool:
+    return name in _IGNORED_DIRS
 
 
 class BuildCache:
@@ -81,11 +96,14 @@ class BuildCache:
         return self._memos.setdefault(name, ({}, limit))[0]
 
     def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]],
-               shared: Path | None = None) -> T:
+               shared: Path | None = None, accept: Callable[[T], object] | None = None) -> T:
         """A page's states. `make` returns them with the shared files its model
         imported (from `shared`, content/_lib/): the entry stands while those files
-        too are unchanged."""
-        key = _digest(self._model_inputs(source.path), declarations, str(max_states))
+        too are unchanged. States read from disk are used only if `accept(states)`
+        is true (and raises nothing): an entry of another shape is computed again."""
+        # The data files of content/_lib/ (its modules count once imported, through `used`).
+        key = _digest(self._model_inputs(source.path), declarations, str(max_states),
+                      self._shared_data(shared) if shared is not None else "")
         stored_key = self._stored_keys[source.slug] = _digest(
             key, self.environment(), str(source.path.resolve()), source.slug,
             self._folder(shared) if shared is not None else "")
@@ -93,7 +111,7 @@ class BuildCache:
         if entry is not None and entry[0] == key and all(_read(path) == hashed for path, hashed in entry[1][1]):
             self.reused["states"].append(source.slug)
             value, used = entry[1]
-        elif (found := _load("states", stored_key)) is not None:
+        elif (found := _load("states", stored_key, lambda found: _states_entry(found, accept))) is not None:
             value, used = found
             self._entries[("states", source.slug)] = (key, (value, used))
             self.loaded["states"].append(source.slug)
@@ -106,12 +124,13 @@ class BuildCache:
         self._states_keys[source.slug] = _digest(key, *(hashed for _, hashed in used))
         return value
 
-    def charts(self, source, site, make: Callable[[], T]) -> T:
-        """A page's charts and tables: made from its states, in the words of the site's labels."""
+    def charts(self, source, site, make: Callable[[], T], accept: Callable[[T], object] | None = None) -> T:
+        """A page's charts and tables: made from its states, in the words of the site's labels
+        (read from disk only if `accept` takes them, as states())."""
         labels = repr(sorted(site.config.labels.items()))
         key = _digest(self._states_keys.get(source.slug, ""), labels)
         stored = self._stored_keys.get(source.slug)
-        return self._get("charts", source.slug, key, make, _digest(stored, labels) if stored else None)
+        return self._get("charts", source.slug, key, make, _digest(stored, labels) if stored else None, accept)
 
     def prose(self, source, make: Callable[[], T], markup: str = "") -> T:
         """A page's text; `markup` is what its HTML depends on besides the page (the bibliography)."""
@@ -169,14 +188,15 @@ class BuildCache:
             parts.append(f"reused the states of {', '.join(reused)}")
         return "; ".join(parts) or "nothing to redo"
 
-    def _get(self, kind: str, slug: str, key: str, make: Callable[[], T], stored_key: str | None = None) -> T:
+    def _get(self, kind: str, slug: str, key: str, make: Callable[[], T], stored_key: str | None = None,
+             accept: Callable[[T], object] | None = None) -> T:
         """The entry for the key: kept in memory, else (with a `stored_key`) read from
         disk, else made (and, with a `stored_key`, stored once the build is done)."""
         entry = self._entries.get((kind, slug))
         if entry is not None and entry[0] == key:
             self.reused[kind].append(slug)
             return entry[1]
-        value = _load(kind, stored_key) if stored_key else None
+        value = _load(kind, stored_key, accept) if stored_key else None
         if value is not None:
             self.loaded[kind].append(slug)
         else:
@@ -190,6 +210,10 @@ class BuildCache:
     def _folder(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)))
 
+    def _shared_data(self, folder: Path) -> str:
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)
+                         if not name.endswith(".py")))
+
     def _model_inputs(self, folder: Path) -> str:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))
 
@@ -200,16 +224,26 @@ class BuildCache:
         return self._folder_hashes[folder]
 
 
-def _load(kind: str, key: str):
+def _load(kind: str, key: str, accept: Callable[[object], object] | None = None):
     """What an earlier build stored for the key, or None: none stored, or an entry
-    that cannot be read back (damaged, or pickled by other code) is made again."""
+    that cannot be read back (damaged: disk.py checks its digest; pickled by other
+    code; or of a shape `accept` refuses) is made again."""
     data = disk.read(kind, key)
     if data is None:
         return None
     try:
-        return pickle.loads(data)
-    except Exception:  # noqa: BLE001
+        value = pickle.loads(data)
+        return value if accept is None or accept(value) else None
+    except Exception:  # noqa: BLE001 (whatever a foreign pickle or a wrong shape raises)
         return None
+
+
+def _states_entry(found, accept) -> bool:
+    """A states entry as BuildCache.states() stores it: (states, [(shared file, its hash)...])."""
+    return (isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], list)
+            and all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Path)
+                    and isinstance(item[1], str) for item in found[1])
+            and (accept is None or bool(accept(found[0]))))
 
 
 def _files(folder: Path) -> list[tuple[str, Path]]:
@@ -218,7 +252,7 @@ def _files(folder: Path) -> list[tuple[str, Path]]:
     found = []
     for path in sorted(folder.rglob("*")):
         parts = path.relative_to(folder).parts
-        if any(part in _IGNORED_DIRS or part.startswith(".") for part in parts) or not path.is_file():
+        if ignored(parts) or not path.is_file():
             continue
         found.append(("/".join(parts), path))
     return found

@@ -6,6 +6,9 @@ or never looked up; a build with an empty cache makes the same bytes, slower.
 
 The cache lives in $LENSA_CACHE_DIR (default ~/.cache/lensa-ml); an empty
 value turns it off. A cache that cannot be read or written only costs time.
+Every entry starts with a digest of its bytes, checked before it is used: an
+entry cut short (a full disk, a killed process on a file system that does not
+rename atomically) or damaged in any other way is made again, never used.
 kept() adds a memory (a memo table the build cache owns) of what was made or
 read, for the dev server's rebuilds and for the texts a build meets many times.
 """
@@ -49,26 +52,40 @@ def remembered(kind: str, key: str, make: Callable[[], str]) -> str:
 
 
 def read(kind: str, key: str) -> bytes | None:
-    """The entry kept for the key, or None (none kept, no cache, or unreadable)."""
+    """The entry kept for the key, or None (none kept, no cache, unreadable or damaged)."""
     root = cache_root()
-    if root is None:
-        return None
-    try:
-        return (root / kind / key[:2] / key).read_bytes()
-    except OSError:
-        return None
+    return read_entry(root / kind / key[:2] / key) if root is not None else None
 
 
 def write(kind: str, key: str, data: bytes) -> None:
     """Keep `data` for the key; a cache that cannot be written only costs time."""
     root = cache_root()
-    if root is None:
-        return
-    entry = root / kind / key[:2] / key
+    if root is not None:
+        write_entry(root / kind / key[:2] / key, data)
+
+
+# An entry: this header, the SHA-256 digest of the data, then the data.
+_HEADER = b"lensa-cache-1\n"
+_DIGEST = hashlib.sha256().digest_size
+
+
+def read_entry(entry: Path) -> bytes | None:
+    """The data of an entry file whose digest matches its bytes, or None."""
+    try:
+        raw = entry.read_bytes()
+    except OSError:
+        return None
+    start = len(_HEADER) + _DIGEST
+    if not raw.startswith(_HEADER) or hashlib.sha256(raw[start:]).digest() != raw[len(_HEADER):start]:
+        return None  # damaged, cut short, or written by an older version: made again (and written over)
+    return raw[start:]
+
+
+def write_entry(entry: Path, data: bytes) -> None:
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        partial = entry.with_name(f"{key}.{os.getpid()}.tmp")
-        partial.write_bytes(data)
+        partial = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
+        partial.write_bytes(_HEADER + hashlib.sha256(data).digest() + data)
         partial.replace(entry)  # never a half-written entry, even with two builds at once
     except OSError:
         pass

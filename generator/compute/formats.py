@@ -47,9 +47,72 @@ def _fixed_text(value: float, digits: int) -> str:
     return minus(f"{_unsigned_zero(_round_half_up(value, digits)):.{digits}f}")
 
 
-def count(value) -> str:
-    """A whole number with thousands separators: 16384 -> '16,384', -3 -> '−3'."""
-    return minus(f"{int(value):,}")
+def count(value, noun: str | None = None, plural_form: str | None = None) -> str:
+    """A whole number with thousands separators: 16384 -> '16,384', -3 -> '−3'. Given a
+    noun, the number and the noun that agrees with it: count('word') writes '1 word',
+    '2 words', '16,384 words' (the plural as `plural` makes it; give the plural for any
+    other word: count('query', 'queries'))."""
+    number = minus(f"{int(value):,}")
+    return number if noun is None else f"{number} {plural(value, noun, plural_form)}"
+
+
+def plural(value, singular: str, plural_form: str | None = None) -> str:
+    """The word that agrees with a count, without the count: 'word' for 1, 'words' for 0
+    or 2 (English's regular plural: 'box' -> 'boxes', 'query' -> 'queries'); plural('is',
+    'are') for a verb, and the plural given for any other word: plural('child',
+    'children'). For 'the {{ n | count('token') }} after it {{ n | plural('is', 'are') }} hidden'."""
+    if abs(float(value)) == 1:
+        return singular
+    return plural_form if plural_form is not None else _regular_plural(singular)
+
+
+def _regular_plural(word: str) -> str:
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def lower_bound(value, digits: int = 2, limit=None) -> str:
+    """A bound below a value, with `digits` decimals: rounded down, so that a sentence
+    saying the value stays above it (or is at least it) holds as written, where fixed
+    may round up past the value: 0.9952 -> '0.99' (fixed: '1.00', which the value never
+    reaches), −0.123 -> '−0.13'. A value already at `digits` decimals gets the next one
+    down (0.95 -> '0.94'), so 'above' holds strictly. `limit` is as far as the value can
+    ever go (−1 for a cosine's minimum, 0 for a distance's): a bound that rounds to it
+    says nothing, and is an error naming the state, so that the sentence is written
+    another way there (with fixed and 'about', or without the claim)."""
+    return _bound(value, digits, limit, down=True)
+
+
+def upper_bound(value, digits: int = 2, limit=None) -> str:
+    """A bound above a value, with `digits` decimals: rounded up, so that a sentence
+    saying the value stays below it (or moves by at most it) holds as written: 0.00032
+    -> '0.001' with 3 digits (fixed: '0.000', as if nothing moved), 0.9952 -> '1.00'. A
+    value already at `digits` decimals gets the next one up. `limit`, as for
+    lower_bound: 1 for a cosine's or a probability's maximum."""
+    return _bound(value, digits, limit, down=False)
+
+
+def _bound(value, digits: int, limit, down: bool) -> str:
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format {value!r}")
+    exact = Decimal(repr(value))
+    step = Decimal(1).scaleb(-int(digits))
+    bound = exact.quantize(step, rounding=ROUND_FLOOR if down else ROUND_CEILING)
+    if bound == exact:  # strictly beyond the value, so 'above' and 'below' hold as well as 'at least'
+        bound = bound - step if down else bound + step
+    shown = minus(f"{bound:.{int(digits)}f}")
+    edge = None if limit is None else Decimal(repr(float(limit)))
+    if edge is not None and (bound <= edge if down else bound >= edge):
+        raise ValueError(f"{value!r} as {'a lower' if down else 'an upper'} bound rounds to {shown}, as far as it "
+                         f"can go (limit {text(limit)}), so a sentence bounding it by {shown} says nothing here: "
+                         "write this state another way (fixed and 'about', or without the bound)")
+    return shown
 
 
 def significant(value, digits: int = 3) -> str:
@@ -83,8 +146,9 @@ def power_of_ten(exponent: int) -> str:
 
 
 def shape(value) -> str:
-    """An array shape: (64, 64) -> '64×64'."""
-    return "×".join(str(int(v)) for v in value)
+    """An array shape: (64, 64) -> '64×64', (512, 2048) -> '512×2,048', each size a count
+    with its thousands separators, as everywhere else."""
+    return "×".join(f"{int(v):,}" for v in value)
 
 
 def text(value) -> str:
@@ -133,7 +197,8 @@ def formatter(spec: str):
     return {"text": text, "count": count, "percent": percent, "shape": shape}.get(spec)
 
 
-JINJA_FILTERS = {"percent": percent, "fixed": fixed, "significant": significant, "count": count, "shape": shape}
+JINJA_FILTERS = {"percent": percent, "fixed": fixed, "significant": significant, "count": count, "shape": shape,
+                 "plural": plural, "lower_bound": lower_bound, "upper_bound": upper_bound}
 
 
 _SCALARS = frozenset((int, float, str, bool, type(None)))

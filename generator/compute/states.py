@@ -17,7 +17,7 @@ from typing import Any
 from ..cache.build import BuildCache
 from ..errors import ContentError, Problem
 from ..kinds import kind_of
-from ..load.models import SHARED_DIR, load_model
+from ..load.models import SHARED_DIR, guarded, load_model, model_imports
 from ..site import Site
 from .formats import is_shared
 
@@ -57,13 +57,14 @@ class NumericWarning:
     message: str
 
 
-def run_model(function, arguments: dict) -> tuple[Any, list[NumericWarning]]:
-    """Call a model's function, keeping the floating-point warnings it gives (in order)
-    instead of letting Python print them: the build reports them as its own one-line
-    problems, at the model's line. Any other warning goes on as it would have."""
+def run_model(function, arguments: dict, time_limit: float | None = None) -> tuple[Any, list[NumericWarning]]:
+    """Call a model's function (guarded: within the time limit, and a sys.exit() raised as
+    an error), keeping the floating-point warnings it gives (in order) instead of letting
+    Python print them: the build reports them as its own one-line problems, at the
+    model's line. Any other warning goes on as it would have."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        output = function(**arguments)
+        output = guarded(function, arguments, time_limit)
     numeric = []
     for found in caught:
         if issubclass(found.category, RuntimeWarning):
@@ -86,11 +87,16 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
         kind = kind_of(page)
 
         def make(page=page, kind=kind):
-            model, used = (load_model(page.path / kind.model_file, page.slug, shared)
-                           if kind.model_file else (None, []))
-            return kind.compute(page, model, site.config, cache), used
+            if not kind.model_file:
+                return kind.compute(page, None, site.config, cache), []
+            # The model's folder and content/_lib/ stay importable while its functions run.
+            with model_imports(page.path, shared) as imports:
+                model = load_model(page.path / kind.model_file, page.slug, site.config.time_limit)
+                computed = kind.compute(page, model, site.config, cache)
+            return computed, imports.used
         try:
-            found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared)
+            found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared,
+                                 accept=lambda value, page=page, kind=kind: _adoptable(kind, value, page))
             computed[page.slug] = kind.adopt(found, page)
             site.warnings.extend(kind.warnings(computed[page.slug]))
         except ContentError as err:
@@ -98,6 +104,12 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
     if errors:
         raise ContentError(errors)
     return computed
+
+
+def _adoptable(kind, value, page) -> bool:
+    """States an earlier build kept that the kind can attach to this page (it raises if not)."""
+    kind.warnings(kind.adopt(value, page))
+    return True
 
 
 def finite(value, memo: dict | None = None) -> bool:

@@ -46,7 +46,8 @@ def render() -> str:
             out += [intro, ""]
         out += ["| Key | Type | Default | What it is |", "|---|---|---|---|"]
         for key, option in table.items():
-            default = "*required*" if option.required else _toml(option.default)
+            default = "*required*" if option.required else \
+                "see below" if isinstance(option.default, dict) and option.item else _toml(option.default)
             out.append(f"| `{key}` | {_cell(option.describe())} | {default} | {_cell(option.doc)} |")
         out.append("")
     out += ["### Chart kinds and their data", "",
@@ -106,8 +107,8 @@ def _toml(value) -> str:
         return f"`{str(value).lower()}`"
     if isinstance(value, str):
         return f'`"{value}"`' if value else '`""`'
-    if isinstance(value, dict):
-        return "see below"
+    if isinstance(value, dict):  # a table whose keys are the author's (one with keys of its own is listed below)
+        return "`{}`" if not value else "`{" + ", ".join(f"{k} = {_toml(v).strip('`')}" for k, v in value.items()) + "}`"
     if isinstance(value, list):
         shown = ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in value)
         return f"`[{shown}]`" if len(shown) <= 40 else f"`[{shown[:36].rsplit(', ', 1)[0]}, ...]`"

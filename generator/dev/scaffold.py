@@ -52,8 +52,8 @@ class Scaffolded:
             lines.append("It has no subtitle yet: write one in its explainer.md (and its site.toml entry).")
         lines.append("The starter's example text (its question, introduction, key ideas and two steps) is yours "
                      f"to replace: `{command} check` lists what is left, and fails on it with --strict.")
-        lines.append(f"Next: `{command} serve` and open it in the browser; Lensa's authoring guide "
-                     "(docs/authoring.md) explains every field.")
+        lines.append(f"Next: `{command} serve` and open it in the browser; `{command} docs` prints Lensa's "
+                     "authoring guide, which explains every field.")
         return lines
 
 
@@ -63,7 +63,7 @@ def scaffold(content_dir: Path, slug: str, title: str | None = None, today: _dt.
     `after`, before the entry `before`, or else at the end of the series."""
     problem = schema.check_slug(slug)
     if problem:
-        raise GeneratorError(f"{slug}: {problem}")
+        raise GeneratorError(f"{slug if len(slug) <= schema.MAX_SLUG else slug[:20] + '...'}: {problem}")
     folder = content_dir / slug
     site_file = content_dir / SITE_FILE
     if folder.exists() or folder.is_symlink():

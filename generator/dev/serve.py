@@ -4,7 +4,7 @@ rebuilt when content/, themes/ or generator/ change.
 - Rebuilds are incremental: a BuildCache keeps each explainer's states, prose
   and page, keyed on a hash of their inputs, so only what a change affects is
   redone. build/ on disk is never touched.
-- livereload's watcher finds the changes; once they settle, the site is rebuilt
+- _Watcher finds the changes, by content; once they settle, the site is rebuilt
   and the browsers are told over livereload's websocket. A good rebuild reloads
   the pages (livereload.js does that); a failed one is shown by client.js,
   a livereload.js plugin, as an overlay over the last good page, which keeps
@@ -14,15 +14,21 @@ rebuilt when content/, themes/ or generator/ change.
   or losing the browsers' connection. Only this module is not reloaded.
 - Everything runs on livereload's single event loop thread: serving, watching
   and rebuilding never overlap, so nothing here needs a lock.
+- It answers only this machine: it listens on 127.0.0.1, and refuses any request
+  (a page, livereload's script or its websocket) whose Host or Origin is not a
+  loopback name, so a web page elsewhere cannot read drafts through a DNS name
+  rebound to 127.0.0.1. Its redirects are paths on this server, never "//host/".
 """
 from __future__ import annotations
 
-import glob
+import hashlib
 import html
 import importlib
+import ipaddress
 import json
 import logging
 import mimetypes
+import os
 import secrets
 import socket
 import sys
@@ -30,13 +36,16 @@ import time
 import traceback
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from livereload import Server
-from livereload.handlers import LiveReloadHandler
+from livereload.handlers import LiveReloadHandler, LiveReloadJSHandler
+from livereload.server import LiveScriptContainer
 from livereload.watcher import Watcher
+from tornado import web
 from tornado.ioloop import IOLoop, PeriodicCallback
 
+from ..cache.build import ignored, ignored_folder
 from ..errors import BuildError
 
 HOST = "127.0.0.1"          # never listen beyond this machine
@@ -83,6 +92,10 @@ class LiveSite:
             build, errors, _ = self._modules
             result = build.build(self.args.content, None, self.args.themes, self.args.theme,
                                  strict=self.args.strict, warnings=warnings, cache=self._cache)
+        except KeyboardInterrupt as err:  # Ctrl+C stops the server; say what was running (a model's step)
+            if str(err):
+                _log(f"Interrupted {err}.")
+            raise
         except Exception as err:
             self._fail(err, warnings)
             return False
@@ -108,7 +121,9 @@ class LiveSite:
         if name == "" or name.endswith("/"):
             name += "index.html"
         if name not in self.files and f"{name}/index.html" in self.files:
-            start_response("301 Moved Permanently", [("Location", quote(path) + "/")])
+            # A path on this server: "/" and the name without its leading slashes ("//slug",
+            # kept as it was, would be a protocol-relative address, another host's).
+            start_response("301 Moved Permanently", [("Location", "/" + quote(name) + "/")])
             return [b""]
         status = 200
         if not self.files:
@@ -176,41 +191,157 @@ class LiveSite:
         self.error = "\n".join(lines)
 
 
+class _LocalServer(Server):
+    """livereload's server, answering only requests from this machine (see _refusal):
+    its application() with the same handlers, in an application that checks every
+    request's Host and Origin before any handler sees it."""
+
+    def application(self, port, host, liveport=None, debug=None, live_css=True):
+        LiveReloadHandler.watcher = self.watcher
+        LiveReloadHandler.live_css = live_css
+        handlers = [(r"/livereload", LiveReloadHandler), (r"/livereload\.js", LiveReloadJSHandler),
+                    (r".*", web.FallbackHandler, {"fallback": LiveScriptContainer(self.app, _LIVE_SCRIPT)})]
+        _LocalApplication(handlers, debug=False).listen(port, address=host)
+
+
+# livereload's own snippet: it loads livereload.js from the page's own host and port.
+_LIVE_SCRIPT = (b'<script type="text/javascript">(function(){var s=document.createElement("script");'
+                b'var port=(window.location.port || (window.location.protocol == \'https:\' ? 443: 80));'
+                b's.src="//"+window.location.hostname+":"+port+ "/livereload.js?port=" + port;'
+                b'document.head.appendChild(s);})();</script>')
+
+
+class _LocalApplication(web.Application):
+    def find_handler(self, request, **kwargs):
+        refused = _refusal(request.headers)
+        if refused:
+            _log(f"Refused {request.method} {request.path[:80]!r}: {refused}")
+            return self.get_handler_delegate(request, _Refused, {"reason": refused})
+        return super().find_handler(request, **kwargs)
+
+
+class _Refused(web.RequestHandler):
+    def initialize(self, reason: str) -> None:
+        self.reason = reason
+
+    def prepare(self) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(f"Forbidden: {self.reason}\n")
+
+
+def _refusal(headers) -> str | None:
+    """Why a request is not from this machine's own pages, or None: its Host must be a
+    loopback name (the DNS rebinding check), and an Origin, where the browser sends
+    one (a websocket, a fetch from another page), a loopback http(s) origin."""
+    host = headers.get("Host", "")
+    if not _loopback(host):
+        return f"the host {host[:80]!r} is not this machine (the dev server answers only 127.0.0.1 and localhost)"
+    for header in ("Origin", "Sec-WebSocket-Origin"):
+        origin = headers.get(header)
+        if origin is not None and not _local_origin(origin):
+            return f"the origin {origin[:80]!r} is not a page of this machine"
+    return None
+
+
+def _loopback(host: str) -> bool:
+    """A Host header (a name or address, and a port) that names this machine: localhost,
+    a name under .localhost, 127.0.0.0/8 or [::1]."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else ""
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    name = name.rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _local_origin(origin: str) -> bool:
+    parts = urlsplit(origin.strip())
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and _loopback(parts.netloc)
+
+
 class _Watcher(Watcher):
-    """livereload's polling watcher, changed in two ways. start(), the hook for
-    watchers that schedule themselves, scans at our pace rather than every 0.8 s.
-    examine() still runs the tasks but reports no changed path, so livereload
-    never sends a reload itself: it would send it before the rebuild that runs
-    once changes settle, and skip any within 3 s of the last. LiveSite sends it."""
+    """The watched folders, scanned every POLL_SECONDS by content rather than by
+    modification time: a file is changed when it appears, goes, or holds other bytes.
+    A file whose stat differs (size, times, inode) is read to tell, so one that
+    arrives with an old modification time (cp -a, mv back, an unzip, a restore from
+    the trash) is seen, and a save that changes nothing costs no rebuild. Dot-files
+    count (a model may read them); bytecode and editor temporaries do not
+    (cache/build.py's ignored(), which the build cache's keys follow too).
+
+    It stands in for livereload's watcher: start() schedules the scans at our pace,
+    and examine() reports no changed path to livereload, which would send a reload
+    before the rebuild that runs once changes settle (LiveSite sends it after)."""
+
+    def __init__(self, roots: list[Path], on_change):
+        super().__init__()
+        self._roots, self._on_change = roots, on_change
+        self._known: dict[str, tuple[tuple, str]] = {}   # path -> (stat signature, content digest)
+        self._scanned = False
+        self.examine()  # what is there now: edits from here on (the first build included) count
 
     def start(self, callback) -> bool:
         PeriodicCallback(callback, POLL_SECONDS * 1000).start()
         return True
 
     def examine(self):
-        super().examine()
+        seen: dict[str, tuple[tuple, str]] = {}
+        changed = []
+        for path, signature in self._stats():
+            known = self._known.get(path)
+            if known is not None and known[0] == signature:
+                seen[path] = known
+                continue
+            digest = _content_digest(path)
+            seen[path] = (signature, digest)
+            if known is None or known[1] != digest:
+                changed.append(path)
+        changed += [path for path in self._known if path not in seen]
+        self._known = seen
+        if changed and self._scanned:
+            self._on_change(sorted(changed))
+        self._scanned = True
         return None, None
+
+    def _stats(self):
+        for root in self._roots:
+            for folder, folders, files in os.walk(root, followlinks=True):
+                folders[:] = [name for name in folders if not ignored_folder(name)]
+                for name in files:
+                    if ignored((name,)):
+                        continue
+                    path = os.path.join(folder, name)
+                    try:
+                        found = os.stat(path)
+                    except OSError:  # gone between the listing and now: seen as gone next time
+                        continue
+                    yield path, (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+
+
+def _content_digest(path: str) -> str:
+    try:
+        with open(path, "rb") as file:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def serve(args) -> None:
     # The port first: a port in use is said at once, not after a build of the whole site.
     port = _free_port(args.port)
     site = LiveSite(args)
-    watcher = _Watcher()  # watching starts now: edits during the first build count
-
-    def task(changed_files=None):
-        # livereload passes the changed files, or nothing when files were removed:
-        # then its filepath names one of them.
-        site.changed(changed_files or [watcher.filepath])
-
-    server = Server(app=site, watcher=watcher)
     # The generator's own code is watched where it is edited: run from a generator/ folder
     # (this repository's checkout, or an editable install of it), not installed from a wheel.
     roots = [args.content, args.themes] + ([GENERATOR] if GENERATOR.name == "generator" else [])
-    for root in roots:
-        # A recursive pattern, not the folder: livereload then reports every changed
-        # file at once, rather than the first one it meets.
-        server.watch(glob.escape(str(root)) + "/**/*", task, ignore=_ignored)
+    watcher = _Watcher(roots, site.changed)  # watching starts now: edits during the first build count
+    server = _LocalServer(app=site, watcher=watcher)
     site.rebuild()
     # Said once the loop runs, so only after livereload has started listening.
     IOLoop.current().add_callback(_log, f"Serving http://{HOST}:{port}/ and watching "
@@ -262,13 +393,6 @@ _WAITING_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\
                  b"are shown below and in the terminal; this page reloads once they are fixed.</p></body></html>")
 _NOT_FOUND_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title>"
                    b"</head><body><h1>Not found</h1></body></html>")
-
-
-def _ignored(path: str) -> bool:
-    """Editor temporaries and bytecode (livereload itself skips .pyc and .swp)."""
-    name = Path(path).name
-    return ("__pycache__" in Path(path).parts or name.endswith(("~", ".swx", ".tmp"))
-            or name.startswith(".#") or name == "4913")
 
 
 def _shown(path: Path) -> str:

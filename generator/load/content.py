@@ -48,6 +48,7 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
             pages.append(page)
     if config:
         errors += _check_slugs(config, pages, kinds)
+        warnings += _entries_without_folders(config, pages)
     texts = {path: _source(path) for page in pages for path in sorted(page.path.rglob("*.md"))}
     errors += _check_page_links(pages, texts)
     bibliography = _bibliography(content_dir, config, errors) if config else None
@@ -122,6 +123,26 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
                 errors.append(Problem(path, f"unknown page {slug!r}: list it in site.toml or add its folder",
                                       schema.line_of(_source(path), "related"), "related"))
     return errors
+
+
+def _entries_without_folders(config: SiteConfig, pages: list) -> list[Problem]:
+    """A series or extra entry whose folder is missing and that is not marked planned: a
+    warning at its line, as a deleted or renamed folder would leave a "coming soon" behind."""
+    text = _source(config.path)
+    slugs = {page.slug for page in pages}
+    unlisted = sorted(slugs - {e.slug for e in config.series + config.extra})
+    found = []
+    for table, entries in (("series", config.series), ("extra", config.extra)):
+        for index, entry in enumerate(entries):
+            if entry.slug in slugs or entry.planned:
+                continue
+            where = f"{table}[{index}]"
+            found.append(Problem(
+                config.path, f"{entry.slug!r} has no folder in content/, so the site lists it as planned"
+                f"{schema.did_you_mean(entry.slug, unlisted)}: add the folder, remove the entry, or write "
+                "planned = true in it",
+                schema.line_of(text, "slug", where + ".") or schema.line_of(text, None, where + "."), where))
+    return found
 
 
 # A link to another page in an author's Markdown: [text](page:slug#step-2), a reference

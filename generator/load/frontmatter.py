@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ContentError
+from .schema import FORBIDDEN, forbidden_character
 
 _DELIMITER = "+++"
 _MARKER = re.compile(r"^:::\s*([A-Za-z][\w-]*)\s*$")
@@ -46,7 +47,10 @@ def read_text(path: Path) -> str:
         ) from None
     if not text.strip():
         raise ContentError.one(path, "is empty")
-    return text.replace("\r\n", "\n")
+    text = text.replace("\r\n", "\n")
+    if found := FORBIDDEN.search(text):  # every content file is read here: its text fields and Markdown
+        raise ContentError.one(path, forbidden_character(found.group(0)), line=text.count("\n", 0, found.start()) + 1)
+    return text
 
 
 def unreadable_reason(path: Path, err: OSError | None = None) -> str:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 import functools
+import math
 import re
+import unicodedata
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Problem
 from ..compute.formats import formatter
+from ..render.urls import ROOT_FOLDERS, ROOT_NAMES
 
 _TYPE_NAMES = {
     str: "a string",
@@ -49,14 +52,56 @@ class Option:
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
 
 
+# What XML 1.0 forbids in text (and HTML too): the C0 control characters but the tab and the
+# line breaks, lone surrogates, U+FFFE and U+FFFF. One in a title made every SCORM manifest
+# ill-formed; a vertical tab (U+000B) is what a soft line break pasted from a word processor becomes.
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def forbidden_character(text: str) -> str | None:
+    """A message naming the first character of `text` that no text field may hold, or None."""
+    found = FORBIDDEN.search(text)
+    if found is None:
+        return None
+    return (f"holds the control character U+{ord(found.group(0)):04X}, which XML 1.0 (an LMS's manifest) and "
+            "HTML forbid: delete it (a soft line break pasted from a word processor is one)")
+
+
+def _forbidden_in(value) -> str | None:
+    """forbidden_character() of a string, or of the strings in a list or table of them."""
+    if isinstance(value, str):
+        return forbidden_character(value)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((found for item in items if (found := _forbidden_in(item))), None)
+
+
 def nonempty(value) -> str | None:
     return "must not be empty" if not str(value).strip() else None
 
 
+MAX_SLUG = 80  # a slug names a folder and files (offline/<slug>.html, <slug>-scorm2004.zip): well under 255
+
+
 def check_slug(value: str) -> str | None:
+    """A page's name in its folder and its addresses: never one of the names the build
+    writes at its root (render/urls.py's ROOT_NAMES), which its folder would collide with."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
-        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}"
+        near = slug_of(value)
+        hint = f" (did you mean {near!r}?)" if near and near != value else ""
+        return f"expected a slug of lowercase letters, digits and hyphens, found {value!r}{hint}"
+    if len(value) > MAX_SLUG:
+        return f"expected a slug of at most {MAX_SLUG} characters, found one of {len(value)} ({value[:20]}...)"
+    if value in ROOT_NAMES:
+        return (f"{value!r} is a folder every build writes beside the pages ({', '.join(ROOT_FOLDERS)}): "
+                "a page of that name would share its files; choose another slug")
     return None
+
+
+def slug_of(text: str) -> str:
+    """The slug a title would have: "Convolution Filter" -> "convolution-filter" (accents
+    dropped, every run of other characters one hyphen)."""
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
 def url_check(value: str) -> str | None:
@@ -120,15 +165,24 @@ def values_check(value) -> str | None:
         bad = [v for v in value if isinstance(v, bool) or not isinstance(v, (str, int, float))]
         if bad:
             return f"values must be strings or numbers, found {bad[0]!r}"
+        endless = [v for v in value if isinstance(v, float) and not math.isfinite(v)]
+        if endless:  # TOML has nan and inf; a state's key, its address and its sentence cannot
+            return f"values must be finite numbers, found {endless[0]!r}"
         if len({str(v) for v in value}) != len(value):
             return "values must be unique"
     return None
 
 
 SERIES_ENTRY = {
-    "slug": Option((str,), "The explainer's folder name and URL segment.", required=True, check=check_slug),
+    "slug": Option((str,), "The explainer's folder name and URL segment: lowercase letters, digits and hyphens, "
+                   f"at most {MAX_SLUG}, and not a folder the build writes beside the pages "
+                   f"({', '.join(ROOT_FOLDERS)}).", required=True, check=check_slug),
     "title": Option((str,), "Title shown in the series list.", required=True, check=nonempty),
     "subtitle": Option((str,), "One-line summary shown under the title.", default=""),
+    "planned": Option((bool,), "true for an explainer not written yet: shown as planned ('coming soon') until "
+                      "its folder exists. An entry without a folder and without planned = true is a warning "
+                      "(--strict fails), as a renamed or deleted folder would otherwise go unnoticed.",
+                      default=False),
 }
 
 LABELS = {
@@ -196,6 +250,10 @@ LABELS = {
                         default="Dark mode"),
     # Embeds and single-file copies (see docs/embedding.md).
     "embed": Option((str,), "The button under each figure that shows its iframe code.", default="Embed"),
+    "embed_step": Option((str,), "The button under a step of several charts that shows the iframe code of the "
+                         "step with all of them.", default="Embed this step"),
+    "embed_chart": Option((str,), "Said to screen readers after embed, on the Embed button under one of a "
+                          "step's several charts; {title} is the chart's title.", default="this chart: {title}"),
     "embed_explainer": Option((str,), "The button near the title that shows the whole explainer's iframe code.",
                               default="Embed the whole explainer"),
     "embed_preview": Option((str,), "Link that opens an embed on its own, as a course page would show it.",
@@ -277,6 +335,12 @@ SITE = {
         (int,), "Largest number of control combinations one step may have.", default=512,
         check=lambda v: None if v > 0 else "must be positive",
     ),
+    "time_limit": Option(
+        (int, float), "Seconds a model's code may run for one state of a step (and for its import) before the "
+        "build stops with an error naming the explainer, the step and the state: a model in an endless loop "
+        "fails the build rather than hanging it.", default=30,
+        check=lambda v: None if 0 < v <= 86_400 else f"expected a number of seconds above 0, found {v}",
+    ),
     "labels": Option((dict,), "Words the theme puts around content (translate them here).", default={},
                      item=LABELS),
     "series": Option((list,), "The numbered series, in order.", default=[], item=SERIES_ENTRY),
@@ -304,6 +368,49 @@ FURTHER_READING = Option((list,), "Keys of works in the site's bibliography to l
                          "though its text does not cite them.", default=[],
                          check=lambda v: None if all(isinstance(key, str) for key in v)
                          else f"expected a list of bibliography keys, found {v!r}")
+
+# "Check your understanding" (kinds/explainer/quiz/, docs/authoring.md): its words, and the
+# score a learner needs to pass, which SCORM packages report against (docs/lms.md).
+QUIZ_LABELS = {
+    "quiz": Option((str,), "Heading of an explainer's questions (the quiz/ folder).",
+                   default="Check your understanding"),
+    "quiz_intro": Option((str,), "The line under that heading.",
+                         default="Answer from what the charts show. Each answer links to the state that shows why."),
+    "quiz_question": Option((str,), "Names each question; {n} and {total} are replaced.",
+                            default="Question {n} of {total}", check=placeholders("n", "total")),
+    "quiz_check": Option((str,), "The button that checks an answer.", default="Check"),
+    "quiz_check_chart": Option((str,), "The button that checks the state of the chart a question asks for.",
+                               default="Check the chart"),
+    "quiz_task": Option((str,), "Link to the step whose controls a question asks the reader to set; {n} and "
+                        "{title} are replaced.", default="Set the controls in step {n}: {title}",
+                        check=placeholders("n", "title")),
+    "quiz_your_answer": Option((str,), "Label of the box for a number.", default="Your answer"),
+    "quiz_right": Option((str,), "Starts the feedback on a right answer.", default="Right."),
+    "quiz_wrong": Option((str,), "Starts the feedback on a wrong answer.", default="Not quite."),
+    "quiz_choose": Option((str,), "Shown when Check is pressed with no option chosen.",
+                          default="Choose an answer first."),
+    "quiz_number": Option((str,), "Shown when Check is pressed with no number in the box.",
+                          default="Type a number first."),
+    "quiz_explain": Option((str,), "Link from a question to the state that shows its answer; {n} and {title} "
+                           "(the step's) are replaced.", default="See it in step {n}: {title}",
+                           check=placeholders("n", "title")),
+    "quiz_score": Option((str,), "The reader's score; {right} and {total} are replaced.",
+                         default="Score: {right} of {total}", check=placeholders("right", "total")),
+    "quiz_try_again": Option((str,), "The button that clears every answer for a new attempt.", default="Try again"),
+    "quiz_show_answer": Option((str,), "Opens a question's answer where scripts are off.",
+                               default="Show the answer"),
+    "quiz_answer": Option((str,), "The answer, where scripts are off; {answer} is replaced.",
+                          default="Answer: {answer}", check=placeholders("answer")),
+    "quiz_chart_answer": Option((str,), "An answer to a question about the chart, where scripts are off; {n} "
+                                "and {choices} (each control and its value) are replaced.",
+                                default="One answer: step {n} with {choices}", check=placeholders("n", "choices")),
+}
+LABELS.update({key: option if option.check else replace(option, check=nonempty)
+               for key, option in QUIZ_LABELS.items()})
+SITE["mastery_score"] = Option(
+    (int,), "The share of a page's questions (Check your understanding) a learner must answer right to pass, in "
+    "percent. SCORM packages report passed or failed against it, and tell the LMS (docs/lms.md).", default=80,
+    check=lambda v: None if 0 < v <= 100 else f"expected a percentage from 1 to 100, found {v}")
 
 REFERENCE = {
     "authors": Option((str,), "Authors as they should be cited.", required=True, check=nonempty),
@@ -350,7 +457,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         name = prefix + key
         if key not in table:
             if option.required:
-                errors.append(Problem(path, f"is required: expected {option.describe()}", table_line, name))
+                slip = misspelt(key, table, schema)
+                errors.append(Problem(path, f"is required: expected {option.describe()}" + slip_hint(slip, key),
+                                      locate(slip) if slip else table_line, name))
             elif option.item is not None and isinstance(option.default, dict):
                 clean[key] = validate({}, option.item, path)[0]
             else:
@@ -361,6 +470,9 @@ def validate(table: dict, schema: dict[str, Option], path: Path, text: str = "",
         if not _has_type(value, option.types):
             errors.append(Problem(path, f"expected {option.describe()}, found {_describe(value)}"
                                   + _type_hint(value, option), line, name))
+            continue
+        if option.item is None and (message := _forbidden_in(value)):  # tables of a schema: their own keys
+            errors.append(Problem(path, message, line, name))
             continue
         if option.choices and value not in option.choices:
             errors.append(Problem(path, f"expected {option.describe()}, found {value!r}"
@@ -458,6 +570,17 @@ def _line_index(text: str) -> tuple[dict, dict]:
             keys.setdefault((current, assigned.group(1) if assigned.group(1) is not None else assigned.group(2)),
                             number)
     return headers, keys
+
+
+def misspelt(key: str, table: dict, schema: dict) -> str | None:
+    """The key of `table` that is no option of `schema` but close to `key`: a required key
+    written with a slip ('sumary' for 'summary'), or None."""
+    unknown = [name for name in table if name not in schema]
+    return closest(key, unknown, cutoff=0.75)
+
+
+def slip_hint(slip: str | None, key: str) -> str:
+    return f" (found {slip!r}: did you mean {key!r}?)" if slip else ""
 
 
 def _type_hint(value, option: Option) -> str:

@@ -6,9 +6,12 @@ the ways to cite one.
 The file needs no style sheet and no script: the theme's colours, which the
 page reads from CSS variables, are written in as values, read from the `:root`
 rules of the theme's style sheets. Its text stays text, so a reader can edit or
-restyle it. Text is wrapped by an estimate of its width (charts/common.py,
-text_width), as no font is measured at build time. The browser makes the same
-layout for the state a reader chose (themes/default/static/figure.js).
+restyle it. No font is measured at build time, so text is wrapped by the widths
+of DejaVu Sans, the widest of the sans-serif fonts the figure's font family
+falls back to on common systems (Segoe UI, San Francisco, Roboto, Arial and
+Liberation Sans are all narrower), and a line judged to fit does, whichever
+of them draws it. The browser makes the same layout for the state a reader
+chose, measuring its own font (themes/default/static/figure.js).
 """
 from __future__ import annotations
 
@@ -18,7 +21,6 @@ from dataclasses import dataclass
 from html import escape
 
 from ..errors import BuildError
-from .charts.common import text_width
 from .poster import Drawing
 
 WIDTH = 720        # the chart's width in the file, in px: a slide's column, a page of a paper
@@ -55,7 +57,7 @@ def figure_svg(drawing: Drawing | None, title: str, caption: str, source: Source
     parts: list[str] = []
     y = PADDING
     fg, muted, accent = (_colour(palette, name) for name in ("--fg", "--muted", "--accent"))
-    title_lines = wrap(title, TITLE_SIZE, room)
+    title_lines = wrap(title, TITLE_SIZE, room, bold=True)
     parts.append(_lines(title_lines, y, TITLE_SIZE, TITLE_LINE, f'font-weight="600" fill="{fg}"'))
     y += TITLE_LINE * len(title_lines) + GAP
     if drawing is not None:
@@ -86,26 +88,54 @@ def figure_svg(drawing: Drawing | None, title: str, caption: str, source: Source
     return FigureFile(svg, width, height)
 
 
-def wrap(text: str, size: float, room: float) -> list[str]:
-    """`text` in lines no wider than `room` pixels (by estimate), broken between
+def wrap(text: str, size: float, room: float, bold: bool = False) -> list[str]:
+    """`text` in lines no wider than `room` pixels (line_width), broken between
     words; a word longer than a line (an address) is broken where it must."""
     lines: list[str] = []
     line = ""
     for word in text.split():
         candidate = f"{line} {word}" if line else word
-        if text_width(candidate, size) <= room:
+        if line_width(candidate, size, bold) <= room:
             line = candidate
             continue
         if line:
             lines.append(line)
-        while text_width(word, size) > room:
-            cut = max(1, next(i for i in range(len(word), 0, -1) if text_width(word[:i], size) <= room))
+        while line_width(word, size, bold) > room:
+            cut = max(1, next(i for i in range(len(word), 0, -1) if line_width(word[:i], size, bold) <= room))
             lines.append(word[:cut])
             word = word[cut:]
         line = word
     if line:
         lines.append(line)
     return lines
+
+
+def line_width(text: str, size: float, bold: bool = False) -> float:
+    """The width in px of one line of `text` at `size` px in DejaVu Sans (bold for the
+    title's weight), with 2% to spare; a letter it does not list counts as 1 em."""
+    widths = _BOLD if bold else _REGULAR
+    return sum(widths.get(letter, 1000) for letter in text) * size / 1000 * 1.02
+
+
+# DejaVu Sans's advance widths, in thousandths of an em, as Chromium measures them (canvas
+# measureText, rounded up): printable ASCII, then the typographic marks the pages write.
+_LETTERS = "".join(chr(code) for code in range(32, 127)) + "−×–—’“”‘…·é•"
+_REGULAR = dict(zip(_LETTERS, (
+    318, 401, 460, 838, 637, 951, 780, 275, 391, 391, 500, 838, 318, 361, 318, 337, 637, 637, 637, 637, 637,
+    637, 637, 637, 637, 637, 337, 337, 838, 838, 838, 531, 1000, 685, 687, 699, 771, 632, 576, 775, 752, 295,
+    295, 656, 558, 863, 749, 788, 604, 788, 695, 635, 611, 732, 685, 989, 686, 611, 686, 391, 337, 391, 838,
+    500, 500, 613, 635, 550, 635, 616, 353, 635, 634, 278, 278, 580, 278, 975, 634, 612, 635, 635, 412, 521,
+    393, 634, 592, 818, 592, 592, 525, 637, 337, 637, 838, 838, 838, 500, 1000, 318, 519, 519, 318, 1000, 318,
+    616, 590
+)))
+_BOLD = dict(zip(_LETTERS, (
+    349, 457, 521, 838, 696, 1002, 873, 307, 458, 458, 523, 838, 380, 416, 380, 366, 696, 696, 696, 696, 696,
+    696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 581, 1000, 774, 763, 734, 831, 684, 684, 821, 837, 373,
+    373, 775, 638, 996, 837, 851, 733, 851, 771, 721, 683, 813, 774, 1104, 771, 725, 726, 458, 366, 458, 838,
+    500, 500, 675, 716, 593, 716, 679, 436, 716, 712, 343, 343, 666, 343, 1042, 712, 688, 716, 716, 494, 596,
+    479, 712, 652, 924, 646, 652, 583, 712, 366, 712, 838, 838, 838, 500, 1000, 380, 658, 658, 380, 1000, 380,
+    679, 640
+)))
 
 
 def _lines(lines: list[str], top: float, size: int, height: int, attributes: str) -> str:

@@ -17,7 +17,7 @@ from .links import resolve_page_links
 from .extensions import located
 from .prose import markdown_renderer
 from .theme import Theme
-from .urls import ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR, Urls
+from .urls import INDEX, NOT_FOUND, ROOT_FOLDERS, Urls
 
 
 def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: dict[str, str],
@@ -27,7 +27,7 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
     _check_runtimes(site, theme)
     to_html = markdown_renderer(cache, site)
     context = RenderContext(site, theme, assets, cache, to_html,
-                            partial(Urls, base_url=site.config.base_url, assets=assets), to_html.markup)
+                            partial(Urls, base_url=site.config.base_url, assets=assets), to_html.extensions)
     pages = [_index_page(context), _not_found_page(context)]
     slugs = {source.slug for source in site.pages}
     errors: list[Problem] = []
@@ -56,17 +56,17 @@ def _check_runtimes(site: Site, theme: Theme) -> None:
 
 
 def _index_page(context: RenderContext) -> Page:
-    site, urls = context.site, context.urls("index.html")
+    site, urls = context.site, context.urls(INDEX)
     html = context.theme.render("index.html", **context.common(urls), head=seo.index_head(site),
                                 series=context.series(urls, None), extra=context.extra(urls))
-    return Page("index.html", html, updated=max((page.updated for page in site.pages), default=None))
+    return Page(INDEX, html, updated=max((page.updated for page in site.pages), default=None))
 
 
 # The site's icon, a file of the theme's static/ (the 404 page carries it inline).
 FAVICON = "favicon.svg"
 # Folders every build has at its root; with the pages' slugs they let the
 # 404 page find the site's root from a missing address without any request.
-TOP_LEVEL_FOLDERS = {ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR, "index.html"}
+TOP_LEVEL_FOLDERS = {*ROOT_FOLDERS, INDEX}
 
 
 def _not_found_page(context: RenderContext) -> Page:
@@ -75,7 +75,7 @@ def _not_found_page(context: RenderContext) -> Page:
     right from disk and one level deep, and the 404 template finds the site's
     root when it is served deeper."""
     site = context.site
-    urls = context.urls("404.html")
+    urls = context.urls(NOT_FOUND)
     common = {**context.common(urls), "root": None,
               "home": f"{site.config.base_url}index.html" if site.config.base_url else "index.html"}
     icon = context.theme.static_files().get(FAVICON)
@@ -83,7 +83,7 @@ def _not_found_page(context: RenderContext) -> Page:
                                 inline_css=context.theme.stylesheet_text(),
                                 inline_icon="data:image/svg+xml," + quote(icon.read_text("utf-8")) if icon else "",
                                 top_level=sorted(TOP_LEVEL_FOLDERS | {page.slug for page in site.pages}))
-    return Page("404.html", html, indexed=False)
+    return Page(NOT_FOUND, html, indexed=False)
 
 
 def split_questions(markdown_text: str, to_html) -> list[tuple[str, str]]:

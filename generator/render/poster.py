@@ -553,8 +553,10 @@ def _annotation(note: dict, plots: dict[str, _Plot]) -> str:
     if note.get("textangle") == -90:  # a label turned to read upwards (a diagram's narrow box)
         return _turned(_text(str(note["text"]), "0", 0, font.get("size", _FONT), font.get("color"), anchor,
                              "central"), f"{fx(note['x']):.3f}%", f"{fy(note['y']):.3f}%")
+    # Shifted in pixels as Plotly shifts it (a heatmap's key, above the plot's corner).
     return _text(str(note["text"]), f"{fx(note['x']):.3f}%", fy(note["y"]), font.get("size", _FONT),
-                 font.get("color"), anchor, "central", percent_y=True)
+                 font.get("color"), anchor, "central", percent_y=True, dx=note.get("xshift", 0),
+                 dy=-note.get("yshift", 0))
 
 
 def _plain(markup: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import jinja2
@@ -27,7 +28,9 @@ from ..errors import ContentError, MarkupError, Problem
 from ..kinds import kind_of
 from ..site import Site
 from ..compute.formats import minus
+from . import markup
 from .extensions import TextExtensions, located
+from .markup import UnsafeHtml, check_html
 from .templating import make_env
 
 # "extra" and "sane_lists", given as objects: naming them makes Markdown scan
@@ -45,21 +48,58 @@ class MarkdownRenderer:
     def __init__(self, memory: dict | None = None, extensions: TextExtensions | None = None):
         self._md = None  # made on first use: a renderer whose texts are all kept needs none
         self._memory = memory  # a memo table of the build cache, or None: the disk alone
-        self.markup = extensions or TextExtensions()  # math, citations and code (render/extensions.py)
+        self.extensions = extensions or TextExtensions()  # math, citations and code (render/extensions.py)
 
-    def __call__(self, text: str) -> str:
-        return kept("markdown", digest(_MARKDOWN_VERSION, self.markup.key, text), lambda: self._convert(text),
-                    self._memory)
+    def __call__(self, text: str, source: Path | None = None) -> str:
+        """The HTML of a Markdown text from the file `source`: HTML that prose may not hold
+        (markup.py) is an error at that file, at the first line that shows it."""
+        try:
+            return kept("markdown", digest(_MARKDOWN_VERSION, markup.RULES, self.extensions.key, text),
+                        lambda: self._convert(text), self._memory)
+        except UnsafeHtml as err:
+            if source is None:
+                raise
+            raise refused(err, source) from None
 
     def _convert(self, text: str) -> str:
         if self._md is None:
-            extensions = [make() for make in _MARKDOWN_EXTENSIONS] + self.markup.extensions(_MARKER)
+            extensions = [make() for make in _MARKDOWN_EXTENSIONS] + self.extensions.extensions(_MARKER)
             self._md = markdown.Markdown(extensions=extensions, output_format="html")
-        return self._md.reset().convert(text)
+        html = self._md.reset().convert(text)
+        check_html(html)  # before it is kept: what is kept was checked
+        return html
 
 
-# What the HTML of a text depends on, besides the text: the library and the extensions in use.
+# What the HTML of a text depends on, besides the text: the library and the extensions in use
+# (and markup.RULES: a text kept before the rules of what HTML prose may hold changed is checked again).
 _MARKDOWN_VERSION = f"{markdown.__version__} {[e.__name__ for e in _MARKDOWN_EXTENSIONS]} html"
+
+
+def check_with_values(html: str, source: Path) -> None:
+    """markup.check_html of a state's HTML once its values are in (they stood in a tag of
+    the author's), as an error at the file."""
+    try:
+        check_html(html)
+    except UnsafeHtml as err:
+        raise refused(err, source) from None
+
+
+def refused(err: UnsafeHtml, source: Path) -> ContentError:
+    """HTML prose may not hold, as an error at the file and the first line that shows it."""
+    return ContentError.one(source, str(err), _line_showing(source, err.snippets))
+
+
+def _line_showing(path: Path, snippets: tuple[str, ...]) -> int | None:
+    """The first line of the file that holds the first of `snippets` found there (in any case)."""
+    try:
+        lines = path.read_text("utf-8").lower().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for snippet in snippets:
+        found = next((number for number, line in enumerate(lines, start=1) if snippet.lower() in line), None)
+        if found:
+            return found
+    return None
 
 
 # While a state's prose goes through Markdown, each value it prints stands as a
@@ -76,7 +116,9 @@ def _to_slot(context, value):
     slots = context.get(_SLOTS)
     if slots is None:
         return value
-    slots.append(str(markupsafe.escape(value)))  # autoescape's job, done here for the real value
+    # Autoescape's job, done here for the real value; a value is always text, so even
+    # markup a filter made (|safe, |xmlattr) is escaped: prose holds only the HTML its author wrote.
+    slots.append(str(markupsafe.escape(str(value))))
     return f"\ue000{len(slots) - 1}\ue001"
 
 
@@ -105,7 +147,7 @@ def text_renderer(cache: BuildCache | None = None, site: Site | None = None) -> 
     to_html = markdown_renderer(cache, site)
     return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates, prose=True),
                         make_env(autoescape=False, finalize=_shown, memory=templates, prose=True),
-                        to_html, to_html.markup.plain)
+                        to_html, to_html.extensions.plain)
 
 
 def markdown_renderer(cache: BuildCache | None = None, site: Site | None = None) -> MarkdownRenderer:
@@ -126,7 +168,7 @@ def render_prose(site: Site, computed: dict, cache: BuildCache | None = None) ->
         def make(page=page):
             return kind_of(page).render_text(page, computed[page.slug], text)
         try:
-            result[page.slug] = cache.prose(page, make, text.to_html.markup.key)
+            result[page.slug] = cache.prose(page, make, text.to_html.extensions.key)
         except ContentError as err:
             errors += err.problems
         except MarkupError as err:  # math or a citation: found at its file and line

@@ -17,10 +17,9 @@ from markupsafe import Markup
 from ..site import Site
 from .extensions import plain_text_of
 from .payload import script_json
+from .urls import ROBOTS, SITEMAP
 
-SITEMAP = "sitemap.xml"
 SITEMAP_IMAGES = "http://www.google.com/schemas/sitemap-image/1.1"
-ROBOTS = "robots.txt"
 _SCHEMA = "https://schema.org"
 
 

@@ -1,6 +1,12 @@
 """The one place Jinja environments are made, with the value filters, so
 prose, summaries and theme templates all format numbers the same way.
 
+Content is data: the templates authors write (prose, summaries, hints) render in
+Jinja's sandbox, which lets them print values, use filters, tests, conditions and
+loops, but never reach a Python object's insides (`cycler.__init__.__globals__`),
+change a value, or load another template. Only the theme's own templates, which are
+code like model.py, get the full environment.
+
 Compiling a Jinja template costs far more than rendering it, so compiled
 templates are kept on disk (diskcache.py), keyed by a hash of their source: a
 build compiles only what changed.
@@ -14,8 +20,9 @@ from pathlib import Path
 
 import jinja2
 import jinja2.ext
+import jinja2.sandbox
 
-from ..cache.disk import CACHE_ENV, cache_root  # noqa: F401 (CACHE_ENV: where tests and bench set the folder)
+from ..cache.disk import CACHE_ENV, cache_root, read_entry, write_entry  # noqa: F401 (CACHE_ENV: for tests, bench)
 from ..compute.formats import JINJA_FILTERS
 
 
@@ -28,8 +35,11 @@ def make_env(autoescape: bool, search_path: list[Path] | None = None,
     `named` makes a folder's templates reachable as "@name/file.html" too, so a
     theme can extend the very template it overrides in its parent. `prose` keeps
     the line breaks an author's text has after a tag at the end of a line (see
-    KeepLineBreaks), whatever `trim_blocks` says."""
+    KeepLineBreaks), whatever `trim_blocks` says, and makes a sandboxed environment
+    (content is data) that refuses to include, import or extend a template."""
     loader = jinja2.FileSystemLoader([str(p) for p in search_path]) if search_path else None
+    if prose:
+        loader = _NoTemplates()
     if named:
         prefixed = jinja2.PrefixLoader({f"@{name}": jinja2.FileSystemLoader(str(path))
                                         for name, path in named.items()})
@@ -37,7 +47,8 @@ def make_env(autoescape: bool, search_path: list[Path] | None = None,
     options = dict(undefined=jinja2.StrictUndefined, autoescape=autoescape, keep_trailing_newline=False,
                    trim_blocks=trim_blocks, lstrip_blocks=True, finalize=finalize,
                    extensions=[KeepLineBreaks] if prose else [])
-    env = jinja2.Environment(loader=loader, bytecode_cache=_bytecode_cache(options, memory), **options)
+    kind = jinja2.sandbox.ImmutableSandboxedEnvironment if prose else jinja2.Environment
+    env = kind(loader=loader, bytecode_cache=_bytecode_cache(options, memory, kind), **options)
     env.filters.update(JINJA_FILTERS)
     if prose:
         env.template_class = ProseTemplate
@@ -91,6 +102,35 @@ class ProseTemplate(jinja2.Template):
         return kept_line_breaks(super().render(*args, **kwargs))
 
 
+class NotInProse(jinja2.TemplateRuntimeError):
+    """A prose template asked for another template ({% include %}, {% import %},
+    {% extends %}): a step's text stands alone, and reads no file."""
+
+
+class _NoTemplates(jinja2.BaseLoader):
+    def get_source(self, environment, template):
+        raise NotInProse(f"prose cannot include, import or extend another template ({template!r}): each "
+                         "text stands alone; repeat the words, or compute them in model.py as a value")
+
+
+def render_problem(err: Exception) -> tuple[str, int | None]:
+    """What went wrong while rendering an author's template, in words, and the line of
+    the template it happened on (Jinja rewrites a traceback to show the template's own
+    lines). The sandbox's refusals say why: prose is data."""
+    line = None
+    tb = err.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if isinstance(err, jinja2.sandbox.SecurityError):
+        return (f"unsafe access refused: {str(err).rstrip('.')} (prose is data: it may print values and use "
+                "filters, tests, conditions and loops, but not reach into Python objects or change a value)"), line
+    if isinstance(err, NotInProse):
+        return str(err), line
+    return f"{type(err).__name__}: {err}", line
+
+
 def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
     """env.from_string(source), with the compiled code cached like a file template's."""
     cache = env.bytecode_cache
@@ -106,16 +146,17 @@ def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
     return env.template_class.from_code(env, bucket.code, env.make_globals(None))
 
 
-def _bytecode_cache(options: dict, memory: dict | None) -> jinja2.BytecodeCache | None:
-    """One folder per Jinja version, Python version and environment options: compiled
-    code depends on all three, while the cache checks only the source."""
+def _bytecode_cache(options: dict, memory: dict | None, kind: type) -> jinja2.BytecodeCache | None:
+    """One folder per Jinja version, Python version, environment options and kind (the
+    sandbox compiles operators differently): compiled code depends on all of them,
+    while the cache checks only the source."""
     root = cache_root()
     if root is None:
         return None
     finalize = options["finalize"]
     described = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
     digest = hashlib.sha256(f"{jinja2.__version__}|{sys.version}|{described}|"
-                            f"{getattr(finalize, '__module__', '')}".encode()).hexdigest()[:16]
+                            f"{getattr(finalize, '__module__', '')}|{kind.__qualname__}".encode()).hexdigest()[:16]
     folder = root / "templates" / digest
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -139,20 +180,38 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
         if remembered is not None:
             bucket.code = remembered
             return
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # a damaged entry: compile again
-            bucket.reset()
+        # Kept as the disk cache keeps every entry (digest first): a damaged one is compiled again.
+        data = read_entry(Path(self._get_cache_filename(bucket)))
+        if data is not None:
+            try:
+                bucket.bytecode_from_string(data)
+            except Exception:  # noqa: BLE001 (the right bytes of another Python's marshal: compile again)
+                bucket.reset()
         if bucket.code is not None:
             self._remember(bucket)
 
     def dump_bytecode(self, bucket) -> None:
         self._remember(bucket)
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
+        write_entry(Path(self._get_cache_filename(bucket)), bucket.bytecode_to_string())
 
     def _remember(self, bucket) -> None:
         if self._memory is not None:
             self._memory[(self.directory, bucket.key, bucket.checksum)] = bucket.code
+
+
+# --- Expressions -----------------------------------------------------------------------------
+# A question's answers and goal (kinds/explainer/quiz/) are Jinja expressions over a state's
+# values ("top_key", "entropy < 2"), as prose writes them between {{ }}. Content is data: they
+# run in an immutable sandbox, with the prose's filters and StrictUndefined, so a name the
+# state lacks is an error rather than an empty answer.
+_EXPRESSIONS: jinja2.Environment | None = None
+
+
+def compile_expression(source: str):
+    """A callable that evaluates `source` with a state's values as keyword arguments.
+    Raises jinja2.TemplateSyntaxError for an expression that does not parse."""
+    global _EXPRESSIONS
+    if _EXPRESSIONS is None:
+        _EXPRESSIONS = jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+        _EXPRESSIONS.filters.update(JINJA_FILTERS)
+    return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)

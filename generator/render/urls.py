@@ -8,6 +8,18 @@ EMBED_DIR = "embed"
 OFFLINE_DIR = "offline"
 ASSETS_DIR = "assets"
 FIGURES_DIR = "figures"
+INDEX = "index.html"
+NOT_FOUND = "404.html"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+NO_JEKYLL = ".nojekyll"
+
+# Everything a build writes at its root beside the pages' own folders, named once: a page's
+# slug may be none of them (load/schema.py's check_slug, for the build and for `new`), or
+# its folder would share paths with them (an explainer "offline" and an "index" would
+# both write offline/index.html).
+ROOT_FOLDERS = (ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR)
+ROOT_NAMES = ROOT_FOLDERS + (INDEX, NOT_FOUND, SITEMAP, ROBOTS, NO_JEKYLL)
 
 
 def page_path(slug: str) -> str:
@@ -55,7 +67,7 @@ class Urls:
         return self.to(figures_path(slug))
 
     def home(self) -> str:
-        return self.to("index.html")
+        return self.to(INDEX)
 
     def asset(self, name: str) -> str:
         """A file of the theme (or plotly.js), by its versioned name ("runtime.js?v=…")."""

@@ -24,13 +24,18 @@ def readouts(section):
     return [text for tag, text in cells if tag == "DT"], [text for tag, text in cells if tag == "DD"]
 
 
+def as_read(text: str) -> str:
+    """HTML (or an author's Markdown) with math in its plain form and citations as their text:
+    what a reader reads, before tags and spacing are dropped."""
+    return plain_text_of(_series_markup().plain(text) if "@" in text or "$" in text else text)
+
+
 def normalise(html_text):
     """HTML (or an author's Markdown) as text with its tags and spacing gone, so that the
     page's prose and the prose rendered in Python compare whatever the markup's whitespace:
     as a reader reads it, math in its plain form (√d_k), a citation as its text, "(Vaswani et
     al., 2017)", without its card."""
-    text = plain_text_of(_series_markup().plain(html_text) if "@" in html_text or "$" in html_text else html_text)
-    return " ".join(re.sub(r"<[^>]+>", " ", text).replace("&amp;", "&").split())
+    return " ".join(re.sub(r"<[^>]+>", " ", as_read(html_text)).replace("&amp;", "&").split())
 
 
 @functools.lru_cache(maxsize=1)

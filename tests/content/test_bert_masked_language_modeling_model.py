@@ -122,3 +122,19 @@ def test_percent_text(model):
     assert model._percent_text(0.12) == "12%"
     assert model._percent_text(0.015) == "1.5%"
     assert model._percent_text(0.8 * 0.15) == "12%"
+
+
+def test_the_docstring_counts_the_tinyformers_vocabulary_as_it_is(model):
+    """Issue 35: the docstring said "Its 74 words"; 74 is the vocabulary's size in tokens, of which
+    two are punctuation and two are markers."""
+    spec = importlib.util.spec_from_file_location("tinyformer_grammar", CONTENT / "_lib/tinyformer/grammar.py")
+    grammar = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(grammar)
+    words = [w for w in grammar.VOCAB if w.isalpha()]
+    marks = [w for w in grammar.VOCAB if not w.isalpha() and not w.startswith("<")]
+    markers = [w for w in grammar.VOCAB if w.startswith("<")]
+    assert (len(grammar.VOCAB), len(words), len(marks), len(markers)) == (74, 70, 2, 2)
+    assert "74 words" not in " ".join(model.__doc__.split())
+    assert "74 tokens (70 words, two punctuation marks and the <mask> and <pad> markers)" in " ".join(
+        model.__doc__.split())
+    assert not {"sat", "on", "mat"} & set(grammar.VOCAB)

@@ -137,7 +137,36 @@ def test_step2_summary_names_the_strongest_visible_word(page, model):  # noqa: F
         if row.sum():
             strongest = model.TOKENS[int(np.argmax(row))]
             assert f"“{strongest}” most ({round(row.max() * 100)}%)" in summary
-        assert f"{int((row > 0).sum())} words can be read" in summary
+        readable = int((row > 0).sum())
+        if readable:
+            assert f"{readable} {'word' if readable == 1 else 'words'} can be read" in summary
+        else:
+            assert "no other word can be read" in summary
+
+
+def _words(n):
+    return f"{n} {'word' if n == 1 else 'words'}"
+
+
+def test_step2_counts_agree_with_their_words_in_every_state(page, model):  # noqa: F811
+    """Issue 35: "the 1 after it are hidden", "the 0 after it are hidden", "1 words can be read"."""
+    _, steps, prose = page
+    for state, text in _states(page, 2):
+        hidden, context = model.TOKENS.index(state.choice["word"]), state.choice["context"]
+        after = len(model.TOKENS) - 1 - hidden
+        summary = prose[1].summaries[state.key][0]
+        for shown in (text, summary):
+            assert not re.search(r"\b1 words\b|\bthe [01] after it\b", shown), shown
+        if context == "Left only" and after:
+            verb = "is" if after == 1 else "are"
+            assert f"the {_words(after)} after it {verb} hidden" in summary
+            assert f"the {_words(after)} after it {verb} hidden" in text if hidden else "nothing to read at all" in text
+        elif context == "Left only":
+            assert "nothing comes after it to hide" in text and "are hidden" not in summary
+            assert np.allclose(model.attention_row(hidden, "Left only"), model.attention_row(hidden, "Both sides"))
+            assert f"reads just the {_words(hidden)} before it" in text
+        else:
+            assert "after it" not in summary and "the rest are hidden" not in summary
 
 
 # --- Step 3 ---------------------------------------------------------------------------------------
@@ -150,6 +179,13 @@ def test_step3_hint_adds_up_the_shares(page, model):  # noqa: F811
     assert f"the shares of all tokens make {round(model.CHOSEN_RATE * 100)}%" in hint
     assert f"The other {round((1 - model.CHOSEN_RATE) * 100)}% are context only" in hint
     assert f"about {round(512 * model.CHOSEN_RATE)} positions" in _part(page, 3, "deeper")
+
+
+def test_step3_names_masked_language_modeling_not_a_game(page):
+    """Issue 35: "the ordinary case of the game" (the site has a game: Spotlight)."""
+    masked = [prose for state, prose in _states(page, 3) if state.choice["rule"] == "[MASK]"]
+    assert len(masked) == 1 and "the ordinary case of masked language modeling" in masked[0]
+    assert all("of the game" not in prose for _, prose in _states(page, 3))
 
 
 def test_step3_target_is_always_the_chosen_word(page, model):  # noqa: F811
@@ -167,6 +203,20 @@ def test_step4_counts(page, model):  # noqa: F811
         assert f"the {len(model.TOKENS)} words of A, [SEP], the {len(b)} words of B" in prose
         assert f"{len(model.TOKENS) + len(b) + 3} tokens, of which 3 are special" in prose
         assert f"({len(model.TOKENS) + 2} tokens); segment B covers B and the last [SEP] ({len(b) + 1})" in prose
+
+
+def test_step4_hint_says_what_changes_between_the_pairs(page, model):  # noqa: F811
+    """Issue 35 (ERROR): "The label changes, and so does the length of B": both B sentences have
+    four words, and both states show 13 tokens, "A: 8, B: 5"."""
+    lengths = {len(b) for b in model.SENTENCE_B.values()}
+    assert len(lengths) == 1
+    [words] = lengths
+    shown = {(s.readouts[1], s.readouts[2]) for s, _ in _states(page, 4)}
+    assert shown == {(str(len(model.TOKENS) + words + 3), f"A: {len(model.TOKENS) + 2}, B: {words + 1}")}
+    hint = _part(page, 4, "hint")
+    assert "length of B" not in hint
+    assert f"both B sentences have {_words(words)}, so the input keeps its {len(model.TOKENS) + words + 3} tokens" \
+        in hint
 
 
 # --- Step 5 ---------------------------------------------------------------------------------------

@@ -99,3 +99,14 @@ def test_next_token_probabilities_come_from_the_forward_pass(model):
 def test_block_parameters(model):
     assert model.block_parameters(1, 10) == 1200
     assert model.block_parameters(96, 12288) == 12 * 96 * 12288 ** 2
+
+
+def test_the_docstring_counts_the_tinyformers_vocabulary_as_it_is(model):
+    """Issue 35: the docstring said "its 74 words"; 74 is the vocabulary's size in tokens."""
+    from tinyformer import VOCAB  # content/_lib is on the path while the model fixture is in use
+
+    words = [w for w in VOCAB if w.isalpha()]
+    assert (len(VOCAB), len(words)) == (74, 70)
+    doc = " ".join(model.__doc__.split())
+    assert "74 words" not in doc and "74 tokens (70 words, two punctuation marks and two markers)" in doc
+    assert not {"sat", "on", "mat"} & set(VOCAB)

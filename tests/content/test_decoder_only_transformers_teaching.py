@@ -99,7 +99,10 @@ def test_step5_derived_figures(dot_states, model, name):  # noqa: F811
     _, _, prose = state_for(dot_states, 5, model=name)
     assert f"{m['layers'] * 2 * m['context'] * m['d_model']:,} numbers" in prose
     blocks = 12 * m["layers"] * m["d_model"] ** 2
-    assert f"{round(blocks / 1e6):,}M" in prose
+    if m.get("vocab"):
+        assert f"{round(blocks / 1e6):,}M" in prose
+    else:  # a total the paper gives only rounded: the blocks in billions, beside its 175B
+        assert f"{blocks / 1e9:.1f}B" in prose and f"{round(blocks / 1e6):,}M" not in prose
     assert blocks < m["parameters"]   # the rest really is outside the blocks' matrices
 
 
@@ -285,3 +288,61 @@ def test_every_summary_starts_its_sentences_with_a_capital(page):
     for texts in prose:
         for _, summary in texts.states.values():
             assert not re.search(r"[.!?] [a-z]", summary), summary
+
+
+# Issue 35 ------------------------------------------------------------------------------------------
+
+def test_step2_each_loss_is_the_equation_of_the_probability_it_shows(dot_states, model):  # noqa: F811
+    """Issue 35: "−ln 0.62 is 0.47" (−ln 0.62 is 0.48; p = 0.6223), and so at 0.65 and 0.45. The
+    equation is written with the probability to three decimals, and it holds as shown."""
+    wrong = 0
+    for state, readouts, prose in all_states(dot_states, 2):
+        n = state.choice["context"]
+        p = model.next_distribution(n)[model.IDS[(model.WORDS + ["."])[n]]]
+        shown = f"{p:.3f}"
+        loss = f"{-np.log(p):.2f}"
+        assert f"−ln {shown} = {loss}" in prose, prose
+        assert f"{-np.log(float(shown)):.2f}" == loss  # as shown: −ln of the shown number is the shown loss
+        wrong += f"{-np.log(float(f'{p:.2f}')):.2f}" != loss  # with two decimals it would not be
+    assert wrong >= 3
+
+
+def test_the_intro_says_where_the_real_figures_come_from(page):
+    """Issue 35: "its figures come from the papers", where step 5 counts GPT-1 and GPT-2 from their
+    released configurations (GPT-1's paper gives no count, GPT-2's Table 2 was wrong)."""
+    explainer, _, _ = page
+    intro = text(explainer.intro)
+    assert "its figures come from the papers and, where a paper gives no count or a wrong one, from the " \
+           "configurations the authors released" in intro
+
+
+@pytest.mark.parametrize("name", ["GPT-1", "GPT-2", "GPT-3"])
+def test_step5_counts_name_what_enters_them(dot_states, model, name):  # noqa: F811
+    """Issue 35: GPT-2's count "with 25 heads" (heads do not change a count, only how d_model is cut);
+    GPT-3's "about 173,946M" beside 175B, with the rest put down to embeddings and norms alone
+    (about 0.66B; the rest is the paper's rounding)."""
+    m = model.MODELS[name]
+    _, _, prose = state_for(dot_states, 5, model=name)
+    assert "heads, gives" not in prose and "and 25 heads" not in prose
+    if not m.get("vocab"):
+        blocks = 12 * m["layers"] * m["d_model"] ** 2
+        embeddings = 50_257 * m["d_model"] + m["context"] * m["d_model"]  # GPT-2's tokens, as in Brown et al.
+        assert blocks + embeddings < m["parameters"] - 0.3e9  # so the rest cannot be the embeddings alone
+        assert "with no breakdown: the rest is the embeddings, biases and layer norms, and the rounding of that " \
+               "total" in prose
+
+
+def test_step4_says_why_cached_keys_cannot_change_in_a_one_layer_toy(dot_states, model):  # noqa: F811
+    """Issue 35: "they cannot change, because the mask…" holds for stacks of two or more layers; in
+    this one-layer toy a key and a value come from their own token's input alone."""
+    # One layer: a key is its token's input (embedding plus position) times W_K, whatever follows.
+    p = model.params()
+    for t, word in enumerate(model.WORDS):
+        x = p["E"][model.IDS[word]] + p["P"][t]
+        keys, values, _ = model.cached_keys_values(model.WORDS)
+        assert np.allclose(keys[t], x @ p["W_K"][0]) and np.allclose(values[t], x @ p["W_V"][0])
+    for state, readouts, prose in all_states(dot_states, 4):
+        if state.choice["step"] > 1:
+            assert "because the mask keeps" not in prose
+            assert "in this one-layer toy each is computed from its own token's input vector alone" in prose
+            assert "in a stack of two or more layers it is the mask that keeps them fixed" in prose

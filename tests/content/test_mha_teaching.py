@@ -12,7 +12,7 @@ import pytest
 
 from .test_mha_model import model  # noqa: F401  (the toy model, imported from content/)
 from .reader import normalise as _text  # the text a reader sees of some HTML
-from .reader import check_references
+from .reader import check_references, reference_entries
 
 LAYER = 4  # the four-head layer of steps 4 to 6
 
@@ -78,7 +78,7 @@ def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
     assert concat != gemma["d_model"]  # the page's counterexample is one
     deeper = _part(page, 4, "deeper")
     assert f"{concat:,} numbers per token" in deeper
-    assert f"{concat}×{gemma['d_model']} W^O" in deeper
+    assert f"{concat:,}×{gemma['d_model']:,} W^O" in deeper  # sizes with thousands separators, as counts
     assert f"width of {gemma['d_model']:,}" in deeper
     # W_O of (h·d_head) × d_model: Gemma's attention layer is 4·d_model·concat weights.
     assert model.attention_params(gemma["d_model"], gemma["heads"], gemma["d_head"]) == 4 * gemma["d_model"] * concat
@@ -137,24 +137,38 @@ def test_voita_positional_heads_are_the_neighbour_heads(page, model):  # noqa: F
 # Item 5: step 1's example is answered in step 6.
 
 def test_the_step1_question_is_answered_by_separate_heads(page, model):  # noqa: F811
+    """Issue 35 (SLIP): step 6 said "for sat, cat comes from Heads 2 and 3 and mat from Head 4",
+    as if the heads had asked step 1's "who" and "where". It now says why each head lands where
+    it does, and each reason is checked against the hand-set patterns."""
     query, keys = model.EXAMPLE_QUERY, model.EXAMPLE_KEYS
     deeper = _part(page, 1, "deeper")
     assert f"verb {query} " in deeper and f"( {keys['who']} )" in deeper and f"( {keys['where']} )" in deeper
+    assert "which heads answer these two" not in deeper and "why each head lands where it does" in deeper
     tops = _top_keys(model, query, LAYER)
     answered = {role: [h + 1 for h, key in enumerate(tops) if key == word] for role, word in keys.items()}
-    assert all(answered.values()), f"no head of the layer brings {query} one of {keys}: {tops}"
-    assert not set(answered["who"]) & set(answered["where"])
-    # The state of step 6 with the example word as query shows it, and so does the hint.
+    assert answered == {"who": [2, 3], "where": [4]}
+    # Why: Head 2 is the previous-token head, and the word before the verb is its subject;
+    # Head 3 sends the verb to its subject by rule; Head 4 sends every word to the highest rarity score.
+    names, verb = model.PATTERN_NAMES, model.TOKENS.index(query)
+    assert names[1:4] == ["Previous token", "Subject ↔ verb", "Content word"]
+    assert model.TOKENS[verb - 1] == keys["who"] == model.TOKENS[model.SUBJECT] and model.VERB == verb
+    rarest = model.TOKENS[int(np.argmax(model.CONTENT_SCORES))]
+    assert rarest == keys["where"] and set(_top_keys_of_head(model, 3)) == {rarest}
     for state, prose in _states(page, 6):
-        said = re.search(rf"for {query} , {keys['who']} comes from (Heads? [\d, and]+) and "
-                         rf"{keys['where']} from (Heads? [\d, and]+),", prose)
-        if state.choice["query"] == query:
-            assert said, prose
-            assert [_heads_named(said.group(1)), _heads_named(said.group(2))] == [answered["who"], answered["where"]]
-        else:
-            assert not said
+        said = f"Head 2 lands on {keys['who']} because it is the word just before {query}, Head 3 because its " \
+               f"hand-set rule sends the verb to its subject, and Head 4 lands on {keys['where']} because it sends " \
+               "every word there, the word with the highest of the rarity scores set by hand"
+        assert (said in prose) == (state.choice["query"] == query), prose
+        assert "This answers the question of the first step" not in prose and "no head asked" in prose or \
+            state.choice["query"] != query
     hint = _part(page, 6, "hint")
-    assert re.search(rf"Then choose {query} , .*{keys['who']} comes from Heads? [\d, and]+ and {keys['where']} from", hint)
+    assert re.search(rf"Then choose {query} , .*{keys['who']} comes from Heads 2 and 3 and {keys['where']} from "
+                     r"Head 4, in separate slices", hint) and "says why each head lands where it does" in hint
+
+
+def _top_keys_of_head(model, head):  # noqa: F811
+    """The top key of every query of one head (0-based) of the layer."""
+    return [model.TOKENS[int(np.argmax(model.PATTERNS[head][q]))] for q in range(len(model.TOKENS))]
 
 
 # Item 6: counts of distinct keys come from the data.
@@ -179,7 +193,7 @@ def test_step6_counts_the_distinct_keys_of_every_query(page):
         tops = [state.chart["x"][int(np.argmax(z[row]))] for z in state.chart["z"]]
         distinct = len(set(tops))
         assert re.search(rf"reach {distinct} different words? in one layer", prose), (state.key, prose)
-        listed = re.findall(r"Head (\d) (?:lands )?on (\S+) ", prose.split("in one layer:")[1])
+        listed = re.findall(r"Head (\d) (?:lands )?on (\S+) ", re.split(r"Some heads|Each head's", prose.split("in one layer:")[1])[0])
         assert [key for _, key in listed] == tops
         assert ("Some heads agree on a word" in prose) == (distinct < len(tops))
 
@@ -195,11 +209,11 @@ def test_step5_says_the_lead_is_hand_set(page, model):  # noqa: F811
     raw_rank = int(np.sum(raw > raw[0])) + 1
     default = next(p for s, p in _states(page, 5) if s.choice["head"] == 1)
     assert f"multiplied by {gains[0]:.2f}" in default
-    assert f"Head 1 would have {round(100 * raw[0])}% of the output, in place {raw_rank} of {LAYER}" in default
+    assert f"Head 1 would have {100 * raw[0]:.1f}% of the output, in place {raw_rank} of {LAYER}" in default
     assert "hand-set" in _part(page, 5, "hint")
     for state, prose in _states(page, 5):
         h = state.choice["head"]
-        assert f"its share would be {round(100 * raw[h - 1])}%" in prose or h == 1
+        assert f"its share would be {100 * raw[h - 1]:.1f}%" in prose or h == 1
 
 
 def test_step5_explains_the_unscaled_shares_by_focus(page, model):  # noqa: F811
@@ -214,7 +228,7 @@ def test_step5_explains_the_unscaled_shares_by_focus(page, model):  # noqa: F811
     deeper = _part(page, 5, "deeper")
     first, last = int(np.argmax(raw)), int(np.argmin(raw))
     assert (f"Head {first + 1}, the {model.PATTERN_NAMES[first].lower()} head, would lead with "
-            f"{round(100 * raw[first])}%") in deeper
+            f"{100 * raw[first]:.1f}%") in deeper
     assert f"Head {last + 1}, the {model.PATTERN_NAMES[last].lower()} head, would come last" in deeper
 
 
@@ -246,3 +260,59 @@ def test_step6_positional_head_sends_most_of_the_rest_to_the_neighbours(page, mo
         assert neighbours > (1 - row[i]) / 2, model.TOKENS[i]
     said = [p for s, p in _states(page, 6) if s.values["pattern"] == "Positional"]
     assert said and all("Most of the rest goes to the neighbouring words" in p for p in said)
+
+
+# Issue 35 ------------------------------------------------------------------------------------------
+
+def test_step3_entropy_wording_matches_its_range(page, model):  # noqa: F811
+    """Issue 35 (SLIP): the content-word head was "well below the 2.58 bits of an even spread: this
+    head knows where to look" at 2.20 bits, while step 1 calls 2.54 bits a blur. Three wordings now,
+    each for its range of entropy, in every state."""
+    for state, prose in _states(page, 3):
+        entropy = float(state.readouts[3])
+        assert abs(entropy - state.values["entropy"]) <= 0.005
+        if entropy < 1.9:
+            assert "well below the 2.58 bits of an even spread: this head knows where to look" in prose
+        elif entropy < 2.3:
+            assert "below the 2.58 bits of an even spread but not far below: this head leans towards a few " \
+                   "keys rather than picking one" in prose, (entropy, prose)
+        else:
+            assert "not far from the 2.58 bits of an even spread: this head keeps its attention wide" in prose
+    content = [prose for state, prose in _states(page, 3) if state.values["pattern"] == "Content word"]
+    assert content and all("knows where to look" not in prose for prose in content)
+    blur = [state.values["entropy"] for state, _ in _states(page, 1)]
+    assert min(blur) > 2.5  # step 1's blur lies above every "leans" row
+
+
+def test_step1_does_not_say_the_head_recognises_a_repeated_word(page, model):  # noqa: F811
+    """Issue 35: "(the other The, at a different position)" suggested that the head knows The and
+    the are one word; the toy's embeddings are independent random vectors."""
+    for state, prose in _states(page, 1):
+        assert "the other" not in prose
+        if state.values["top_key"].lower() == state.choice["query"].lower() != state.values["top_key"]:
+            assert "a token of its own, with a random vector unrelated to that of" in prose
+            assert "the head does not know they are one word" in prose
+
+
+def test_grouped_query_attention_in_llama_is_said_as_the_papers_give_it(page):
+    """Issue 35: Llama 2 used GQA in its 34B and 70B models (Touvron et al., 2023, Appendix A.2.1:
+    "for the 34B and 70B Llama 2 models we chose to use GQA"), and released 7B, 13B and 70B only
+    (Section 1: the 34B variants are reported but not released); Llama 3 uses it in the 8B, 70B
+    and 405B models (Grattafiori et al., 2024, Table 3: 8 key/value heads in each)."""
+    explainer = page[0]
+    intro = _text(explainer.intro)
+    assert "Llama 2 uses it in its two largest models, 34B and 70B, of which only the 70B was released " \
+           "(Touvron et al., 2023a, Appendix A.2.1)" in intro  # 2023a: two works of theirs in 2023
+    assert "Llama 3 in all three of its sizes, 8B, 70B and 405B (Grattafiori et al., 2024, Table 3)" in intro
+    titles = {ref.title for ref in reference_entries(explainer)}
+    assert {"Llama 2: Open Foundation and Fine-Tuned Chat Models", "The Llama 3 Herd of Models"} <= titles
+
+
+def test_step5_ranks_only_shares_that_read_apart(page, model):  # noqa: F811
+    """Issue 35: 31.27% and 30.65% were ranked place 1 and place 2 while both read "31%". The
+    counterfactual shares are written to one decimal, where every one reads apart."""
+    raw = model.head_shares(model._W_O_RAW)
+    shown = [f"{100 * share:.1f}%" for share in raw]
+    assert len(set(shown)) == len(shown) and len({round(100 * share) for share in raw}) < len(raw)
+    for state, prose in _states(page, 5):
+        assert shown[state.choice["head"] - 1] in prose

@@ -11,6 +11,8 @@ import re
 import numpy as np
 import pytest
 
+from generator.compute import formats
+
 from .test_positional_encoding_model import model, pe_states  # noqa: F401  (shared fixtures)
 from .reader import normalise as _text  # the text a reader sees of some HTML
 from .reader import check_references, reference_entries
@@ -80,7 +82,7 @@ def test_step2_claims(pe_states, model):  # noqa: F811
         i = state.choice["pair"]
         cycles = 32 * model.OMEGA[i] / (2 * math.pi)
         assert f"dimensions {2 * i} and {2 * i + 1}" in prose
-        assert f"One full wave takes {2 * math.pi / model.OMEGA[i]:,.2f} positions" in prose
+        assert f"One full wave, 2π/ω, takes {2 * math.pi / model.OMEGA[i]:,.2f} positions" in prose
         if cycles >= 2:
             assert f"repeats about {cycles:.1f} times" in prose
         elif cycles < 1:
@@ -117,7 +119,7 @@ def test_step3_claims(pe_states, model):  # noqa: F811
             assert np.array_equal(pe[0], np.tile([0.0, 1.0], 8))
             assert "every sine is 0 and every cosine 1" in prose
         else:
-            assert f"by at most {moved:.3f}" in prose
+            assert f"by less than {formats.upper_bound(moved, 3)}" in prose
     deeper = _part(pe_states, 3, "deeper")
     assert len({tuple(np.round(r, 9)) for r in pe}) == 32 and "All 32 rows are different" in deeper
     neighbours = [distances[p, p + 1] for p in range(31)]
@@ -221,7 +223,7 @@ def test_step5_projections_undo_the_offset_pattern_of_added_encodings(pe_states,
     spread = _diagonal_spread(projected)
     assert spread > 0.5 and not np.allclose(projected, projected.T, atol=0.1)
     _, _, prose = next((s, None, p) for s, p in _states(pe_states, 5) if s.choice["scheme"] == "Sinusoidal")
-    assert "That is the raw encodings" in prose and f"vary by up to {_f(spread)}" in prose
+    assert "That is the raw encodings" in prose and f"vary by up to {formats.upper_bound(spread, 2)}" in prose
     assert "not symmetric" in prose and "cross terms" in prose
     rng = np.random.default_rng(0)
     for _ in range(3):     # any projections: the rotation comes after them
@@ -244,16 +246,51 @@ def test_a_larger_base_slows_every_wave_but_the_fastest(pe_states, model):  # no
     assert "slows every wave down" not in questions
 
 
-def test_step2_slow_pairs_say_how_far_they_get(pe_states, model):  # noqa: F811
+def _shown(text):
+    """A number as the page writes it, read back."""
+    return float(text.replace("\u2212", "-").replace(",", ""))
+
+
+def test_step2_slow_pairs_bound_their_waves_as_shown(pe_states, model):  # noqa: F811
+    """Issue 35 (ERROR): "the cosine stays above 1.00" for pairs 5 to 7, whose minima are 0.9952,
+    0.99954 and 0.99995. Every bound, as shown, holds strictly over the chart's positions, and
+    says something (no cosine 'above −1.00', no sine 'below 1.00')."""
+    slow = 0
     for state, prose in _states(pe_states, 2):
         i = state.choice["pair"]
         angles = np.arange(32) * model.OMEGA[i]
         if 32 * model.OMEGA[i] / (2 * math.pi) < 0.1:
-            assert f"the sine rises only to {_f(np.sin(angles).max())}" in prose
-            assert f"the cosine stays above {_f(np.cos(angles).min())}" in prose
-        assert "the sine stays near 0" not in prose
-    pair4 = next(p for s, p in _states(pe_states, 2) if s.choice["pair"] == 4)
-    assert "rises only to 0.31" in pair4       # sin(31 × 0.01)
+            slow += 1
+            found = re.search(r"the sine stays below (\S+) and the cosine above (\S+), so", prose)
+            assert found, prose
+            below, above = map(_shown, found.groups())
+            assert np.sin(angles).max() < below < 1 and -1 < above < np.cos(angles).min()
+            assert round(below - np.sin(angles).max(), 9) <= 0.01 and round(np.cos(angles).min() - above, 9) <= 0.01
+        assert "stays above 1.00" not in prose and "thousands of positions long" not in prose
+    assert slow == 4  # pairs 4 to 7
+
+
+def test_step2_frequency_is_called_an_angular_frequency(pe_states, model):  # noqa: F811
+    """Issue 35: "Frequency 1.000" beside "Wavelength 6.28" is ω in radians per position."""
+    _, steps, prose = pe_states
+    for state, text in _states(pe_states, 2):
+        caption = prose[1].states[state.key][1]
+        assert f"angular frequency {state.values['frequency']} radians per position" in caption
+        assert f"ω = {state.values['frequency']}: an angular frequency, in radians per position" in text
+        assert math.isclose(2 * math.pi / model.OMEGA[state.choice["pair"]], state.values["wavelength"])
+    assert "angular frequency of pair i, in radians per position" in _part(pe_states, 2, "deeper")
+
+
+def test_step3_the_slowest_columns_move_by_less_than_the_bound_shown(pe_states, model):  # noqa: F811
+    """Issue 35: "(by at most 0.000)" at position 1, where the last columns move by 0.00032."""
+    pe = model.encoding(range(32))
+    for state, prose in _states(pe_states, 3):
+        pos = state.choice["position"]
+        if pos == 0:
+            continue
+        moved = np.abs(pe[pos, -2:] - pe[0, -2:]).max()
+        bound = _shown(re.search(r"\(by less than (\S+)\)", prose).group(1))
+        assert 0 < moved < bound <= moved + 0.001 and "by at most" not in prose
 
 
 def test_a_causal_mask_lets_a_word_see_itself(pe_states):  # noqa: F811

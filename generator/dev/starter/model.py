@@ -3,7 +3,7 @@
 The build calls a step's function once for every combination of its controls'
 values (as keyword arguments) and expects a dict with:
   "values": numbers and words the readouts and the prose use by name;
-  "chart":  the data of the step's chart kind (see docs/authoring.md).
+  "chart":  the data of the step's chart kind (`lensa docs` lists them).
 """
 import numpy as np
 

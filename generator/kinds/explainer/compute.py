@@ -13,9 +13,10 @@ import numpy as np
 
 from ...compute.formats import formatter, plain
 from ...compute.states import NumericWarning, State, finite, grid, run_model
-from ...errors import ContentError, Problem
-from ...load.models import line_in
-from ...load.schema import line_of
+from ...errors import ContentError, Interrupted, Problem
+from ...load.models import ModelStopped, line_in, model_failure
+from ...load.schema import did_you_mean, forbidden_character, line_of
+from ...render.prose import _SLOTS
 from ...render import charts
 from ...render.poster import Drawing, drawing
 from .content import Explainer, Step
@@ -57,9 +58,11 @@ class StepStates:
         if not self.figure_memo:
             for index, chart in enumerate(self.step.charts):
                 kind = charts.get(chart.kind)
+                # Labels as the model wrote them, never as Plotly's markup; the tables take the data as it is.
+                data = [charts.plotly_text(s.charts[index]) for s in self.states]
                 # Ranges that stay fixed across states are worked out once, over every state.
-                chart = charts.resolved(chart, [s.charts[index] for s in self.states])
-                self.figure_memo[index] = {s.key: kind.figure(chart, s.charts[index]) for s in self.states}
+                chart = charts.resolved(chart, data)
+                self.figure_memo[index] = {s.key: kind.figure(chart, d) for s, d in zip(self.states, data)}
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 
     @property
@@ -88,16 +91,18 @@ class StepStates:
 
 
 def compute_explainer(explainer: Explainer, model: ModuleType, max_states: int,
-                      cache=None) -> list[StepStates]:
+                      cache=None, time_limit: float | None = None) -> list[StepStates]:
     """`cache` (a BuildCache) lends the memo tables that let equal arrays be
-    converted and checked once."""
+    converted and checked once; `time_limit` is the seconds each call of a step's
+    function may take."""
     memos = _Memos(cache.memo("finite"), cache.memo("arrays", limit=512)) if cache else _Memos(None, None)
     resolve_controls(explainer, model, memos.arrays)
     errors: list[Problem] = []
     result = []
     for step in explainer.steps:
         try:
-            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos))
+            result.append(compute_step(step, getattr(model, step.compute), max_states, explainer, memos,
+                                       time_limit))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -123,7 +128,7 @@ class _Memos:
 
 
 def compute_step(step: Step, function, max_states: int, explainer: Explainer,
-                 memos: _Memos | None = None) -> StepStates:
+                 memos: _Memos | None = None, time_limit: float | None = None) -> StepStates:
     memos = memos or _Memos(None, None)
     sizes = [len(c.values) for c in step.controls]
     total = math.prod(sizes)
@@ -141,11 +146,13 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         choice = {c.name: c.values[i] for c, i in zip(step.controls, indices)}
         label = ", ".join(f"{k}={v!r}" for k, v in choice.items()) or "its only state"
         try:
-            output, numeric = run_model(function, choice)
+            output, numeric = run_model(function, choice, time_limit)
+        except KeyboardInterrupt:
+            raise Interrupted(f"while computing {where} for {label}") from None
         except Exception as err:  # author code: name the step and the state
-            raise ContentError.one(explainer.model_path, f"{where} failed for {label}: "
-                                   f"{type(err).__name__}: {err}",
-                                   line=line_in(explainer.model_path, err)) from None
+            verb = "" if isinstance(err, ModelStopped) else "failed "
+            raise ContentError.one(explainer.model_path, f"{where} {verb}for {label}: "
+                                   f"{model_failure(err)}", line=line_in(explainer.model_path, err)) from None
         numeric = [_located(warning, explainer) for warning in numeric]
         values, chart_data, warnings = _check_output(output, step, where, label, kinds, memos,
                                                      numeric[0] if numeric else None)
@@ -156,7 +163,8 @@ def compute_step(step: Step, function, max_states: int, explainer: Explainer,
         readouts = []
         for readout, fmt in zip(step.readouts, formatters):
             if readout.value not in values:
-                raise ContentError.one(step.path, f"{where} returned no value {readout.value!r} "
+                raise ContentError.one(step.path, f"{where} returned no value {readout.value!r}"
+                                       f"{did_you_mean(readout.value, values)} "
                                        f"(it returned: {', '.join(sorted(values))})", field="readouts")
             try:
                 readouts.append(fmt(values[readout.value]))
@@ -226,8 +234,15 @@ def _check_output(output, step: Step, where: str, label: str, kinds: list,
                                "charts)", field="charts")
     values = {str(k): plain(v, memos.arrays) for k, v in output["values"].items()}
     for name, value in values.items():
+        if name in UNNAMEABLE:
+            raise ContentError.one(path, f"{where} returned a value named {name!r} for {label}, a name prose "
+                                   f"cannot use for a value ({UNNAMEABLE[name]}): rename it in model.py",
+                                   field="values")
         if not finite(value, memos.finite):
             raise _not_finite(path, f"{where} returned a NaN or infinite value {name!r} for {label}", cause)
+        if message := _forbidden_text(value):
+            raise ContentError.one(path, f"{where} returned a value {name!r} for {label} that {message}",
+                                   field="values")
     field = "chart" if count == 1 else "charts[{}]"
     data, warnings = [], []
     for index, (raw, chart, kind) in enumerate(zip(returned, step.charts, kinds)):
@@ -244,16 +259,36 @@ def _check_chart(raw: dict, chart, kind, path, where: str, label: str, memos: _M
     unknown = sorted(set(chart_data) - set(kind.DATA))
     if unknown:  # most likely a misspelt key, whose data would silently go missing
         raise ContentError.one(path, f"{where} returned {chart.kind} chart data with unknown key "
-                               f"{unknown[0]!r} for {label} (it takes: {', '.join(kind.DATA)})", field=field)
+                               f"{unknown[0]!r}{did_you_mean(unknown[0], kind.DATA)} for {label} "
+                               f"(it takes: {', '.join(kind.DATA)})", field=field)
     for name, value in chart_data.items():
         if not finite(value, memos.finite):
             raise _not_finite(path, f"{where} returned NaN or infinite chart data {name!r} for {label}", cause)
+        if message := _forbidden_text(value):
+            raise ContentError.one(path, f"{where} returned {chart.kind} chart data {name!r} for {label} that "
+                                   f"{message}", field=f"{field}.{name}")
     found = charts.check(kind, chart_data, chart)
     for issue in found:
         if not issue.warning:
             raise ContentError.one(path, f"{where} returned bad {chart.kind} chart data for {label}: "
                                    f"{issue.message}", field=f"{field}.{issue.key}" if issue.key else field)
     return chart_data, [issue for issue in found if issue.warning]
+
+
+# Names prose cannot reach a value by: Jinja's own `self` (the template), its literals and
+# operators, and the name under which prose.py keeps the printed values.
+UNNAMEABLE = {"self": "Jinja keeps 'self' for the template itself", _SLOTS: "Lensa keeps it for the printed values",
+              **{word: "it is a word of Jinja's own" for word in ("true", "false", "none", "True", "False", "None",
+                                                                 "and", "or", "not", "in", "is", "if", "else")}}
+
+
+def _forbidden_text(value) -> str | None:
+    """What forbidden_character() says of the first string in a value (a label, a list of them)."""
+    if isinstance(value, str):
+        return forbidden_character(value)
+    if isinstance(value, (list, tuple)) and value and not isinstance(value[0], (int, float)):
+        return next((found for item in value if (found := _forbidden_text(item))), None)
+    return None
 
 
 def _as_plain_array(value, arrays):
@@ -339,7 +374,9 @@ def _signature_problems(step: Step, function, text: str) -> list[Problem]:
 
 def _model_list(model, name, path, field, errors, line=None, arrays=None, unique=True):
     if not hasattr(model, name):
-        errors.append(Problem(path, f"model.py defines no list {name!r}", line, field))
+        lists = [key for key, value in vars(model).items()
+                 if not key.startswith("_") and isinstance(value, (list, tuple, range, np.ndarray))]
+        errors.append(Problem(path, f"model.py defines no list {name!r}{did_you_mean(name, lists)}", line, field))
         return None
     value = getattr(model, name)
     try:
@@ -354,6 +391,11 @@ def _model_list(model, name, path, field, errors, line=None, arrays=None, unique
         return None
     if unique and len({str(v) for v in value}) != len(value):
         errors.append(Problem(path, f"model.py's {name!r} has repeated values", line, field))
+        return None
+    endless = [v for v in value if isinstance(v, (float, np.floating)) and not math.isfinite(v)]
+    if endless:
+        errors.append(Problem(path, f"model.py's {name!r} holds {float(endless[0])!r}: a control's values must be "
+                              "finite numbers or strings", line, field))
         return None
     return [plain(v, arrays) for v in value]
 

@@ -13,6 +13,7 @@ from ...load.content import collect, present
 from ...load.frontmatter import load_document, parse_document, read_text
 from ...render import charts as chart_kinds
 from .. import PageSource, Reference
+from .quiz.content import load_quiz
 from .schema import CHART, EXPLAINER, READOUT, STEP
 
 MAIN_FILE = "explainer.md"
@@ -86,6 +87,7 @@ class Explainer(PageSource):
     key_ideas: str = ""
     questions: str = ""
     steps: list[Step] = field(default_factory=list)
+    quiz: list = field(default_factory=list)  # the questions of quiz/ (quiz/content.py's Question)
 
     @property
     def model_path(self) -> Path:
@@ -122,6 +124,7 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
         step = collect(errors, lambda: load_step(step_path, number, warnings))
         if step:
             steps.append(step)
+    quiz = collect(errors, lambda: load_quiz(folder, steps, warnings)) if len(steps) == len(step_files) else []
     if errors:
         raise ContentError(errors)
     return Explainer(
@@ -130,7 +133,7 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
         references=[Reference(**ref) for ref in meta["references"]],
         further_reading=list(meta["further_reading"]), question=meta["question"],
         intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
-        questions=doc.parts.get("questions", ""), steps=steps,
+        questions=doc.parts.get("questions", ""), steps=steps, quiz=quiz or [],
     )
 
 
@@ -155,15 +158,19 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
         errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
                               doc.body_line))
     controls = []
-    for index, row in enumerate(meta.get("controls") or []):
-        control, control_errors = _control(row, path, f"controls[{index}]", doc.text)
+    raw_rows = doc.meta.get("controls") if isinstance(doc.meta.get("controls"), list) else []
+    clean_rows = meta.get("controls") or []
+    for index, row in enumerate(clean_rows):
+        # A key the schema refused is left out of the clean row; its error is said already.
+        refused = set(raw_rows[index]) - set(row) if len(raw_rows) == len(clean_rows) else set()
+        control, control_errors = _control(row, path, f"controls[{index}]", doc.text, refused)
         errors += control_errors
         controls.append(control)
     names = [c.name for c in controls if c]
     for name in sorted({n for n in names if names.count(n) > 1}):
         errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
                               "controls"))
-    chart_tables, summaries = _charts(meta, path, doc.text, errors)
+    chart_tables, summaries = _charts(meta, path, doc.text, errors, doc.meta)
     if not errors:
         errors += _chart_option_problems(chart_tables, meta.get("chart") is not None, path, doc.text)
     if errors:
@@ -179,7 +186,8 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
     ), tuple(warnings), ()
 
 
-def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[list[dict], list[str]]:
+def _charts(meta: dict, path: Path, text: str, errors: list[Problem],
+            written: dict) -> tuple[list[dict], list[str]]:
     """A step's charts: `[chart]` (one, described by the step's `summary`) or
     `[[charts]]` (one to MAX_CHARTS, each with its own summary)."""
     single, several = meta.get("chart"), meta.get("charts")
@@ -189,6 +197,13 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[l
                               "charts"))
         return [], []
     if single is not None:
+        if not meta["summary"].strip():  # a chart with no caption and no text for screen readers
+            slip = schema.misspelt("summary", written, STEP)
+            errors.append(Problem(path, "is required with [chart]: one sentence saying what the chart shows in "
+                                  "the current state, its caption and its text for screen readers"
+                                  + schema.slip_hint(slip, "summary"),
+                                  schema.line_of(text, slip or "summary") or schema.line_of(text, None, "chart."),
+                                  "summary"))
         return [single], [meta["summary"]]
     if several is None:
         errors.append(Problem(path, "is required: expected a [chart] table or [[charts]] tables", None, "chart"))
@@ -202,7 +217,7 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem]) -> tuple[l
         errors.append(Problem(path, "a step with [[charts]] gives each chart its own summary; move this one "
                               "into its chart", schema.line_of(text, "summary"), "summary"))
     tables = [{key: value for key, value in table.items() if key != "summary"} for table in several]
-    return tables, [table["summary"] for table in several]
+    return tables, [table.get("summary", "") for table in several]
 
 
 def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: str) -> list[Problem]:
@@ -216,14 +231,18 @@ def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: s
     return found
 
 
-def _control(row: dict, path: Path, where: str, text: str) -> tuple[Control | None, list[Problem]]:
+def _control(row: dict, path: Path, where: str, text: str,
+             refused: set = frozenset()) -> tuple[Control | None, list[Problem]]:
+    """The control of a [[controls]] row the schema validated; `refused` are its keys the
+    schema found wrong (and said so), about which nothing more is said here."""
     errors: list[Problem] = []
 
     def line(key: str) -> int | None:
         return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
 
     def problem(key: str, message: str) -> None:
-        errors.append(Problem(path, message, line(key), f"{where}.{key}"))
+        if key not in refused:
+            errors.append(Problem(path, message, line(key), f"{where}.{key}"))
 
     kind = row.get("kind", "buttons")
     if "{value}" not in row.get("button", "{value}"):

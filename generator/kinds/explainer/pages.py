@@ -11,6 +11,7 @@ data, so it stays small."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ...render import seo
 from ...render.charts.common import text_width
@@ -19,9 +20,10 @@ from ...render.sharing import EmbedCode, embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
 from .compute import StepStates
-from .content import Control, Explainer, Step, value_text
+from .content import MAIN_FILE, Control, Explainer, Step, value_text
 from .figures import render_figures
-from .payload import chart_payload, explainer_payload, step_payload
+from .payload import ChartPayload, chart_payload, explainer_payload, step_payload
+from .quiz.view import quiz_view
 from .text import StepProse
 
 # Room an embedded step needs besides its chart, in CSS pixels at a typical course-page
@@ -64,7 +66,8 @@ class StepView:
 def render_explainer(explainer: Explainer, steps: list[StepStates], prose: list[StepProse],
                      context: RenderContext) -> list[Page]:
     charts = context.cache.charts(explainer, context.site,
-                                  make=lambda: chart_payload(steps, context.site.config.labels))
+                                  make=lambda: chart_payload(steps, context.site.config.labels),
+                                  accept=lambda found: isinstance(found, ChartPayload))
     # The page and the whole-explainer embed carry the same data.
     payload = context.cache.page(explainer, context.site, context.theme, context.assets, kind="payload",
                                  make=lambda: explainer_payload(charts, steps, prose))
@@ -86,7 +89,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
             for chart in view.charts:
                 chart.embed = chart_embed_code(urls, explainer, states.step, chart.index)
         views.append(view)
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     questions = split_questions(explainer.questions, to_html)
     references = context.references(explainer)
     html = context.theme.render(
@@ -98,6 +101,7 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
         head=seo.article_head(context.site, explainer, questions, references),
         offline_href=urls.offline(explainer.slug), explainer_embed=step_embed_code(urls, explainer, None),
         figures_href=urls.figures(explainer.slug), figure_kit=figure_kit(context, urls, explainer),
+        quiz=_quiz(explainer, step_prose, context),
     )
     return Page(path, html, updated=explainer.updated, offline_copy=offline_path(explainer.slug),
                 source=explainer.slug)
@@ -109,12 +113,12 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     labels = context.site.config.labels
     # Figures and tables are made once per step and shared with the explainer page.
     views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
-    to_html = context.to_html
+    to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     whole = embed_path(explainer.slug)
     intro, key_ideas = to_html(explainer.intro), to_html(explainer.key_ideas)
     html = context.theme.render(
         "embed.html", **_embed_context(context, explainer, context.urls(whole), None), steps=views,
-        payload=payload, intro=intro, key_ideas=key_ideas,
+        payload=payload, intro=intro, key_ideas=key_ideas, quiz=_quiz(explainer, step_prose, context),
         references=context.references(explainer, [intro, key_ideas, *(_shown_text(t) for t in step_prose)]),
     )
     pages = [Page(whole, html, indexed=False, source=explainer.slug)]
@@ -123,16 +127,18 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
         html = context.theme.render(
             "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
             payload=step_payload(charts, index, states, texts), intro="", key_ideas="", show_pager=False,
-            show_deeper=False, step_index=0, references=context.references(explainer, [_shown_text(texts, False)]),
+            show_deeper=False, step_index=0, quiz=_quiz(explainer, step_prose, context, view.number),
+            references=context.references(explainer, [_shown_text(texts, False)]),
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
         if len(states.step.charts) > 1:
-            pages += _chart_embeds(explainer, index, states, texts, charts, context)
+            pages += _chart_embeds(explainer, index, states, texts, charts, context,
+                                   _quiz(explainer, step_prose, context, view.number))
     return pages
 
 
 def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: StepProse, charts,
-                  context: RenderContext) -> list[Page]:
+                  context: RenderContext, quiz: dict | None = None) -> list[Page]:
     """Each chart of a step alone, with the step's controls, readouts and prose: for
     a course page that discusses one of the views. Its data holds that chart only."""
     pages = []
@@ -143,7 +149,7 @@ def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: S
         html = context.theme.render(
             "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
             payload=step_payload(charts, index, states, texts, only=chart), intro="", key_ideas="",
-            show_pager=False, show_deeper=False, step_index=0,
+            show_pager=False, show_deeper=False, step_index=0, quiz=quiz,
             references=context.references(explainer, [_shown_text(texts, False)]),
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
@@ -153,6 +159,12 @@ def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: S
 def _shown_text(texts: StepProse, deeper: bool = True) -> str:
     """The HTML a step shows in any state (its reference list is made of what that cites)."""
     return "".join(html for html, _ in texts.states.values()) + texts.hint + (texts.deeper if deeper else "")
+
+
+def _quiz(explainer: Explainer, texts, context: RenderContext, step: int | None = None) -> dict | None:
+    """The questions a page shows (quiz/view.py): all of them, or those of step number `step`."""
+    config = context.site.config
+    return quiz_view(getattr(texts, "quiz", []), explainer.slug, config.labels, config.mastery_score, step)
 
 
 def chart_embed_path(slug: str, step: int, chart: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, format_check, identifier, nonempty, values_check
+from ...compute.formats import formatter
 from ...render.charts import KINDS
 
 EXPLAINER = {
@@ -101,6 +102,18 @@ CHART = {
     "scale": Option((str,), "heatmap, heatmap_grid and blocks: the colour scale, 'sequential' (Viridis, for "
                     "values of one sign such as weights) or 'diverging' (blue below zero, red above, for signed "
                     "values such as scores).", default="sequential", choices=("sequential", "diverging")),
+    "cell_text": Option((str,), "heatmap and heatmap_grid: the values written in the cells. 'auto' writes them "
+                        "wherever the chart is drawn large enough for them to be read (at least 9 px high) and "
+                        "leaves them out, with a colour bar beside the matrix, where it is not (a phone, small "
+                        "multiples); 'on' always writes them (a matrix of more than 400 cells too); 'off' never, "
+                        "with a colour bar. The data table lists every value either way.",
+                        default="auto", choices=("auto", "on", "off")),
+    "cell_format": Option((str,), "heatmap and heatmap_grid: how the values are written in the cells and in the "
+                          "data table: count (whole numbers: 9, not 9.00), fixed:N (N decimals), significant:N or "
+                          "percent. Default: an integer as it is, any other number with two decimals (a count a "
+                          "model returns as a float, 9.0, is then 9.00: say count).",
+                          default="", check=lambda v: None if v == "" or (v not in ("text", "shape") and formatter(v))
+                          else f"expected count, fixed:N, significant:N or percent, found {v!r}"),
     "horizontal": Option((bool,), "bar: draw the bars across, the labels down the side (for long labels).",
                          default=False),
     "stacked": Option((bool,), "bar with several series: stack them (default: side by side).", default=False),
@@ -109,8 +122,8 @@ CHART = {
 # An entry of [[charts]]: a chart with its own summary.
 CHARTS_ITEM = {
     **CHART,
-    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja), its caption.",
-                      default=""),
+    "summary": Option((str,), "One sentence describing this chart in the current state (Jinja): its caption, "
+                      "and its text for screen readers.", required=True, check=nonempty),
 }
 
 STEP = {
@@ -118,8 +131,9 @@ STEP = {
     "subtitle": Option((str,), "One line under the heading.", default=""),
     "compute": Option((str,), "Name of the function in model.py that computes one state.", required=True,
                       check=identifier),
-    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja); a step with "
-                      "[[charts]] gives each chart its own.", default=""),
+    "summary": Option((str,), "One sentence describing the chart in the current state (Jinja): its caption, "
+                      "and its text for screen readers. Required with [chart]; a step with [[charts]] gives "
+                      "each chart its own.", default=""),
     "controls": Option((list,), "The reader's choices.", default=[], item=CONTROL),
     "readouts": Option((list,), "Label and value pairs shown beside the chart.", default=[], item=READOUT),
     "chart": Option((dict,), "The chart of a step with one chart (described by the step's summary).",

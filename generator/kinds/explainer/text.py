@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 import jinja2
 
 from ...errors import ContentError, Problem
-from ...load.schema import line_of
-from ...render.prose import _MARKER, _SLOTS, TextRenderer
-from ...render.templating import compile_string
+from ...load.schema import did_you_mean, line_of
+from ...render import markup
+from ...render.prose import _MARKER, _SLOTS, TextRenderer, check_with_values
+from ...render.templating import compile_string, render_problem
 from .compute import StepStates
 from .content import Explainer, Step
 
+_MARKER_START = "\ue000"  # how a value's marker starts (prose.py)
 _UNDEFINED = re.compile(r"'(?:[^']*object' has no attribute '|)([^']+)' is undefined|has no attribute '([^']+)'")
 
 
@@ -49,11 +51,19 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
     summaries = [_compile(text_env, source, step, part, _summary_line(step, part)) if source else None
                  for source, part in zip(step.summaries, parts)]
     states, texts = {}, {}
-    markers = "\ue000" not in step.prose  # an author's own private-use characters turn them off
+    markers = _MARKER_START not in step.prose  # an author's own private-use characters turn them off
+    in_tags: dict[str, bool] = {}  # HTML of the prose with markers -> whether one is inside a tag
     for state in computed.states:
         slots: list[str] | None = [] if markers else None
         text = _render(prose, state.values, explainer, step, "prose", state.choice, slots=slots)
-        html = _MARKER.sub(lambda m: slots[int(m.group(1))], to_html(text)) if markers else to_html(text)
+        html = to_html(text, step.path)
+        if markers:
+            marked = in_tags.get(html)
+            if marked is None:
+                marked = in_tags[html] = markup.in_tags(html, _MARKER_START)
+            html = _MARKER.sub(lambda m: slots[int(m.group(1))], html)
+            if marked:  # a value in a tag of the author's (a link's address): checked with it in
+                check_with_values(html, step.path)
         # A summary is plain text (a caption, a figure's alt text): math and citations in their plain forms.
         shown = [plain(" ".join(_render(summary, state.values, explainer, step, part, state.choice).split()))
                  if summary else "" for summary, part in zip(summaries, parts)]
@@ -64,7 +74,7 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
         source = getattr(step, part)
         template = _compile(html_env, source, step, part, step.part_lines.get(part)) if source else None
         static[part] = to_html(_render(template, computed.constants, explainer, step, part, None,
-                                       all_values=computed.states[0].values)) if template else ""
+                                       all_values=computed.states[0].values), step.path) if template else ""
     return StepProse(states=states, hint=static["hint"], deeper=static["deeper"], summaries=texts)
 
 
@@ -80,7 +90,7 @@ def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_
 def _render(template, values: dict, explainer: Explainer, step: Step, part: str, choice: dict | None,
             all_values: dict | None = None, slots: list | None = None) -> str:
     try:
-        return template.render(**values, **{_SLOTS: slots}) if slots is not None else template.render(**values)
+        return template.render({**values, _SLOTS: slots} if slots is not None else values)
     except jinja2.UndefinedError as err:
         match = _UNDEFINED.search(str(err))
         name = next((g for g in match.groups() if g), None) if match else None
@@ -91,13 +101,16 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
                        "only values that are the same in every state")
         else:
             known = ", ".join(sorted(all_values or values))
-            message = f"{where}: uses undefined value {name or str(err)!r} (the state has: {known})"
+            near = did_you_mean(name, all_values or values) if name else ""
+            message = f"{where}: uses undefined value {name or str(err)!r}{near} (the state has: {known})"
         raise ContentError.one(step.path, message, line=line, field=part) from None
-    except Exception as err:  # a filter given the wrong kind of value, a bad expression
+    except Exception as err:  # a filter given the wrong kind of value, a bad expression, the sandbox's refusal
         state = ", ".join(f"{k}={v!r}" for k, v in (choice or {}).items())
+        message, line = render_problem(err)
+        first = _first_line(step, part)
         raise ContentError.one(step.path, f"explainer {explainer.slug}, step {step.number}, template {part}: "
-                               f"{type(err).__name__}: {err}" + (f" (state {state})" if state else ""),
-                               field=part) from None
+                               f"{message}" + (f" (state {state})" if state else ""),
+                               line=first + line - 1 if first and line else first, field=part) from None
 
 
 def _summary_line(step: Step, part: str) -> int | None:
@@ -115,11 +128,18 @@ def _source(step: Step) -> str:
         return ""
 
 
-def _line_using(step: Step, part: str, name: str | None) -> int | None:
-    """The file line where a template part first names `name`, best effort."""
+def _first_line(step: Step, part: str) -> int | None:
+    """The file line where a template part starts."""
     if part.endswith("summary"):
         return _summary_line(step, part)
-    first = step.prose_line if part == "prose" else step.part_lines.get(part)
+    return step.prose_line if part == "prose" else step.part_lines.get(part)
+
+
+def _line_using(step: Step, part: str, name: str | None) -> int | None:
+    """The file line where a template part first names `name`, best effort."""
+    first = _first_line(step, part)
+    if part.endswith("summary"):
+        return first
     source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper}.get(part, "")
     if not first or not name:
         return first

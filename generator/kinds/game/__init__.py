@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import PageKind
-from . import compute, content, pages, schema, text
+from . import compute, content, pages, proof, schema, text
 
 
 class GameKind(PageKind):
@@ -26,11 +26,13 @@ class GameKind(PageKind):
         return content.load_game(folder, warnings)
 
     def declarations(self, source: content.Game) -> str:
-        """What computing the rounds reads besides model.py: not their text."""
-        return repr(([r.compute for r in source.rounds], source.facts, source.stars, source.max_states))
+        """What computing the rounds reads besides model.py: not their text (but the names its
+        answers are shown by, which the states' readouts hold)."""
+        return repr(([r.compute for r in source.rounds], source.facts, source.stars, source.max_states,
+                     sorted(source.answer_names.items())))
 
     def compute(self, source, model, config, cache):
-        return compute.compute_game(source, model)
+        return compute.compute_game(source, model, config.time_limit)
 
     def adopt(self, computed, source):
         return compute.adopt(computed, source)
@@ -43,6 +45,9 @@ class GameKind(PageKind):
 
     def state_count(self, computed) -> int:
         return sum(len(states.states) for states in computed[0])
+
+    def proof(self, source, computed, texts, to_html):
+        return proof.game_proof(source, computed, texts)
 
 
 KIND = GameKind()

@@ -31,8 +31,8 @@ from types import ModuleType
 
 from ...compute.formats import count, percent, plain
 from ...compute.states import State
-from ...errors import ContentError, Problem
-from ...load.models import line_in
+from ...errors import ContentError, Interrupted, Problem
+from ...load.models import ModelStopped, guarded, line_in, model_failure
 from .content import Game, Round
 
 _KEYS = ("words", "blank", "target", "heads", "candidates", "one_word_per_head", "states", "own_attention",
@@ -76,12 +76,13 @@ class RoundStates:
         return [(h, j) for h in range(len(self.heads)) for j in range(len(self.candidates))]
 
 
-def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict]:
-    """(every round's states, the values of the facts function)."""
+def compute_game(game: Game, model: ModuleType, time_limit: float | None = None) -> tuple[list[RoundStates], dict]:
+    """(every round's states, the values of the facts function); each function of the
+    model may run for `time_limit` seconds."""
     errors: list[Problem] = []
     facts = {}
     if game.facts:
-        facts = _call(game, model, game.facts, "facts", errors, game.line(key="facts"))
+        facts = _call(game, model, game.facts, "facts", errors, game.line(key="facts"), time_limit)
         if facts is not None and not isinstance(facts, dict):
             errors.append(Problem(game.model_path, f"{game.facts}() must return a dict of values, found "
                                   f"{type(facts).__name__}", field="facts"))
@@ -89,7 +90,7 @@ def compute_game(game: Game, model: ModuleType) -> tuple[list[RoundStates], dict
     rounds = []
     for index, round_ in enumerate(game.rounds):
         output = _call(game, model, round_.compute, f"rounds[{index}].compute", errors,
-                       game.line(index, "compute"))
+                       game.line(index, "compute"), time_limit)
         if output is None:
             continue
         try:
@@ -108,15 +109,19 @@ def adopt(computed: tuple[list[RoundStates], dict], game: Game) -> tuple[list[Ro
     return [replace(states, round=round_) for states, round_ in zip(rounds, game.rounds)], facts
 
 
-def _call(game: Game, model, name: str, field: str, errors: list, line: int | None):
+def _call(game: Game, model, name: str, field: str, errors: list, line: int | None,
+          time_limit: float | None = None):
     function = getattr(model, name, None)
     if not callable(function):
         errors.append(Problem(game.main_path, f"model.py defines no function {name!r}", line, field))
         return None
     try:
-        return function()
+        return guarded(function, (), time_limit)
+    except KeyboardInterrupt:
+        raise Interrupted(f"while computing {game.slug}, {name}()") from None
     except Exception as err:  # author code: name the function and its line
-        errors.append(Problem(game.model_path, f"{game.slug}, {name}() failed: {type(err).__name__}: {err}",
+        errors.append(Problem(game.model_path, f"{game.slug}, {name}()"
+                              f"{'' if isinstance(err, ModelStopped) else ' failed'}: {model_failure(err)}",
                               line_in(game.model_path, err)))
         return None
 
@@ -173,7 +178,7 @@ def _round_states(game: Game, index: int, round_: Round, output) -> RoundStates:
     own_confidence = plain(output["own_confidence"])
     if not _probability(own_confidence):
         raise fail(f"own_confidence must be a probability (0 to 1), found {own_confidence!r}")
-    states = _states(output["states"], heads, candidates, one_word, size, fail)
+    states = _states(output["states"], heads, candidates, one_word, size, fail, game.answer_names)
     solving = [s for s in states if s.values["answer"] == target]
     if not solving:
         raise fail(f"no spotlight makes the model answer the target {target!r}")
@@ -217,9 +222,11 @@ def _probability(value) -> bool:
         and 0 <= value <= 1
 
 
-def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail) -> list[State]:
+def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size: int, fail,
+            names: dict | None = None) -> list[State]:
     """Every spotlight as a State, with `to` (see RoundStates.controls) and, in
-    values["at"], the value each control has in it."""
+    values["at"], the value each control has in it. The answer is kept as the model
+    gives it; its readout, which the page shows and announces, is its name in `names`."""
     if not isinstance(rows, list) or len(rows) != size:
         found = len(rows) if isinstance(rows, list) else type(rows).__name__
         raise fail(f"states must list every spotlight: {size:,} for {len(heads)} head(s) over "
@@ -252,7 +259,7 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
         words = sum(len(h) for h in spot)
         state = State(_key(at, len(heads), one_word), {head: sorted(h) for head, h in zip(heads, spot)},
                       {"answer": row["answer"], "confidence": float(confidence), "size": words, "at": list(at)},
-                      None, [row["answer"], percent(confidence), count(words)])
+                      None, [answer_name(row["answer"], names), percent(confidence), count(words)])
         by_values[at] = state
         states.append(state)
     # Every spotlight is listed once, so every value of every control leads to a state.
@@ -260,6 +267,11 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
     for at, state in by_values.items():
         state.to = [[by_values[at[:c] + (v,) + at[c + 1:]].key for v in range(values)] for c in range(len(at))]
     return states
+
+
+def answer_name(answer: str, names: dict | None) -> str:
+    """An answer as the page names it: game.md's answer_names, or the model's own token."""
+    return (names or {}).get(answer, answer)
 
 
 def _key(at: tuple, heads: int, one_word: bool) -> str:

@@ -8,6 +8,11 @@ import datetime as _dt
 from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, identifier, nonempty, placeholders
 
 
+def _names(value: dict) -> str | None:
+    bad = [key for key, name in value.items() if not isinstance(name, str) or not name.strip()]
+    return f"each name must be a non-empty string, found {bad[0]!r} = {value[bad[0]]!r}" if bad else None
+
+
 def _positive(limit: int):
     def check(value: int) -> str | None:
         return None if 1 <= value <= limit else f"expected 1 to {limit:,}, found {value}"
@@ -97,5 +102,9 @@ GAME = {
                          "site.toml's max_states bounds explainer steps).", default=4096,
                          check=_positive(65536)),
     "labels": Option((dict,), "Words the game page adds around the rounds.", default={}, item=GAME_LABELS),
+    "answer_names": Option((dict,), "How the page names an answer of the model that would not read as a word in a "
+                           "sentence, in the Answer readout, the announcements and Reveal's answer: a table of "
+                           "the model's token and its name, e.g. \".\" = \"a full stop\". Other answers are "
+                           "shown as the model gives them.", default={}, check=_names),
     "rounds": Option((list,), "The rounds, in playing order.", required=True, item=ROUND),
 }

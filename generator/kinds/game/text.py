@@ -10,8 +10,8 @@ import jinja2
 from ...compute.formats import percent
 from ...errors import ContentError
 from ...render.prose import TextRenderer
-from ...render.templating import compile_string
-from .compute import RoundStates
+from ...render.templating import compile_string, render_problem
+from .compute import RoundStates, answer_name
 from .content import Game
 
 
@@ -41,18 +41,25 @@ def solved_text(game: Game, stars: int) -> str:
 
 def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text: TextRenderer) -> GameText:
     rounds, facts = computed
-    labels, to_html = game.labels, text.to_html
+    labels = game.labels
+
+    def to_html(markdown_text: str) -> str:
+        return text.to_html(markdown_text, game.main_path)
     note = ""
     if game.model_note:
         line = game.part_lines.get("model")
         try:
-            note = to_html(compile_string(text.html_env, game.model_note).render(**facts))
+            note = to_html(compile_string(text.html_env, game.model_note).render(facts))
         except jinja2.TemplateSyntaxError as err:
             raise ContentError.one(game.main_path, f"model: template syntax error: {err.message}",
                                    line=line + err.lineno - 1 if line and err.lineno else line, field="model") from None
         except jinja2.UndefinedError as err:
             known = ", ".join(sorted(facts)) or "nothing: set facts"
             raise ContentError.one(game.main_path, f"model: {err.message} (the facts are: {known})", line=line,
+                                   field="model") from None
+        except Exception as err:  # the sandbox's refusal, a filter given the wrong kind of value
+            message, at = render_problem(err)
+            raise ContentError.one(game.main_path, message, line=line + at - 1 if line and at else line,
                                    field="model") from None
     texts = []
     for states in rounds:
@@ -61,7 +68,7 @@ def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text:
             answer, confidence, _ = state.readouts
             sentence = labels["says"].replace("{answer}", answer).replace("{confidence}", confidence)
             says[state.key] = sentence + solved_text(game, state.values["stars"])
-        own = labels["own_answer"].replace("{answer}", states.own_answer).replace(
+        own = labels["own_answer"].replace("{answer}", answer_name(states.own_answer, game.answer_names)).replace(
             "{confidence}", percent(states.own_confidence))
         texts.append(RoundText(to_html(states.round.goal), to_html(states.round.lesson), says, own))
     return GameText(to_html(game.intro), note, texts)

@@ -51,19 +51,54 @@ def scorm_packages(site: Site, files: Files, versions: tuple[str, ...] = VERSION
     bridge_version = hashlib.sha256(_read(files[bridge])).hexdigest()[:10]
     site_name = archive_name(site.config.title)
     slugs = [page.slug for page in site.pages]
-    whole = site_name if site_name not in slugs else f"{site_name}-site"
     built = []
     for version in versions:
         pages = {source.slug: _page(source, files, site.config.base_url, f"{bridge}?v={bridge_version}", version)
                  for source in site.pages}
         for source in site.pages:
-            package = Package(f"{site_name}.{source.slug}", source.title, description_of(source),
-                              site.config.language, (pages[source.slug][0],))
-            built.append(_zip(f"{source.slug}-{_SUFFIX[version]}.zip", version, package, pages, files))
-        package = Package(f"{site_name}.site", site.config.title, site.config.description, site.config.language,
-                          tuple(pages[slug][0] for slug in slugs))
-        built.append(_zip(f"{whole}-{_SUFFIX[version]}.zip", version, package, pages, files))
+            package = Package(page_identifier(site_name, source.slug), source.title, description_of(source),
+                              site.config.language, (pages[source.slug][0],), site.config.mastery_score)
+            built.append(_zip(page_package(source.slug, version), version, package, pages, files))
+        package = Package(site_identifier(site_name), site.config.title, site.config.description,
+                          site.config.language, tuple(pages[slug][0] for slug in slugs), site.config.mastery_score)
+        built.append(_zip(site_package(site_name, version), version, package, pages, files))
+    _check_unique(built)
     return built
+
+
+# Names and identifiers, unique by construction: a slug and a site's archive name are
+# lowercase letters, digits and hyphens, so the whole site's package, whose name has a
+# dot before its suffix, is never a page's, and its identifier, with no dot, never
+# another's ("<site>.<slug>"), whatever the slugs (a "site" or a "<site>-site" among them).
+def page_package(slug: str, version: str) -> str:
+    return f"{slug}-{_SUFFIX[version]}.zip"
+
+
+def site_package(site_name: str, version: str) -> str:
+    return f"{site_name}.site-{_SUFFIX[version]}.zip"
+
+
+def page_identifier(site_name: str, slug: str) -> str:
+    return f"{site_name}.{slug}"
+
+
+def site_identifier(site_name: str) -> str:
+    return site_name
+
+
+def _check_unique(built: list[Built]) -> None:
+    """Checked all the same, before anything is written: a zip would replace another,
+    and an LMS takes a package with a known identifier for an update of that one."""
+    names: dict[str, Built] = {}
+    identifiers: dict[tuple[str, str], Built] = {}
+    for package in built:
+        for table, key, what in ((names, package.name, "file name"),
+                                 (identifiers, (package.package.identifier, package.version), "manifest identifier")):
+            if key in table:
+                shown = key if isinstance(key, str) else key[0]
+                raise BuildError(f"SCORM packages {table[key].name} and {package.name} would share the {what} "
+                                 f"{shown!r}")
+            table[key] = package
 
 
 def write_scorm_packages(built: list[Built], folder: Path) -> list[Path]:
@@ -84,7 +119,8 @@ def _page(source, files: Files, base_url: str, bridge: str, version: str) -> tup
     tag = f'<script src="{root}{bridge}" data-scorm="{version}"></script>'
     html, needed = package_page(_read(files[path]).decode("utf-8"), path, files, base_url, tag)
     needed.add(bridge.split("?")[0])
-    return Item(source.slug, source.title, path, tuple(sorted(needed - {path}))), html.encode("utf-8")
+    return (Item(source.slug, source.title, path, tuple(sorted(needed - {path})), kind_of(source).scored(source)),
+            html.encode("utf-8"))
 
 
 def _zip(name: str, version: str, package: Package, pages: dict, files: Files) -> Built:

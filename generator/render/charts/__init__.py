@@ -27,6 +27,7 @@ are left to the page's theme (see common.theme_colour).
 from __future__ import annotations
 
 import dataclasses
+import re
 from types import ModuleType
 
 from . import bar, blocks, diagram, heatmap, heatmap_grid, line, scatter
@@ -46,6 +47,29 @@ KINDS = tuple(sorted(_KINDS))
 
 def get(name: str) -> ModuleType | None:
     return _KINDS.get(name)
+
+
+# Plotly reads its text as markup: <br>, <b>, <a href>... and entities (&lt;, &#960;). A label
+# a model returns is shown as written: "<mask>" or "a<b" read as they are, in the live chart
+# and in the still drawing made from the same figure. The figure's own markup (a bold
+# highlighted label, a wrapped title) is added by the kinds around the escaped text.
+_PLOTLY_MARKUP = re.compile(r"[<>]|&(?=#?[A-Za-z0-9]+;)")
+_PLOTLY_ESCAPES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def plotly_text(value):
+    """The data of one state for its figure: every string escaped for Plotly's markup;
+    what holds none is returned as it is (the same object: shared arrays stay shared)."""
+    if isinstance(value, str):
+        return _PLOTLY_MARKUP.sub(lambda m: _PLOTLY_ESCAPES[m.group(0)], value) if _PLOTLY_MARKUP.search(value) \
+            else value
+    if isinstance(value, dict):
+        escaped = {key: plotly_text(item) for key, item in value.items()}
+        return value if all(escaped[key] is item for key, item in value.items()) else escaped
+    if isinstance(value, list) and value and type(value[0]) not in (int, float, bool):  # numbers: nothing to do
+        escaped = [plotly_text(item) for item in value]
+        return value if all(new is old for new, old in zip(escaped, value)) else escaped
+    return value
 
 
 def check(kind: ModuleType, data: dict, chart) -> list[Issue]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from .common import ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
+from .common import exact, span_text, ACCENT, CATEGORICAL, MARK, MUTED, Issue, axis, base_layout, declared_range, hover_meta, \
     empty_trace, index_problem, is_log, is_number, issues, labels_problem, log_axis, log_problem, log_rounded, \
     log_span, minus, nice_span, number_cell, numbers_problem, outside, picture, rounded, span_of, \
     step_facts, table as data_table, theme_colour, widest, PHONE_CHART, PHONE_PLOT, TICK_FONT, labelled_x, \
@@ -63,9 +63,19 @@ def _series(data: dict) -> list[list]:
     return data["y"] if data.get("series") is not None else [data["y"]]
 
 
+# More bars than a wide screen has room for (two pixels each on a 1,000-pixel plot): a reader
+# could not tell them apart, and drawing each as a shape would take minutes.
+MAX_BARS = 500
+
+
 def check(data: dict, chart=None) -> list[Issue]:
     series = data.get("series")
     y = data.get("y")
+    bars = sum(len(values) if isinstance(values, list) else 1 for values in y) if series is not None \
+        and isinstance(y, list) else len(y) if isinstance(y, list) else 0
+    if bars > MAX_BARS:
+        return [Issue("y", f"{bars:,} bars are more than a bar chart shows ({MAX_BARS:,}): a reader could not "
+                           "tell them apart; show the largest ones, or draw a line chart")]
     if series is not None:
         if not isinstance(series, list) or not series:
             return [Issue("series", "'series' must be a non-empty list of names")]
@@ -109,26 +119,23 @@ def check(data: dict, chart=None) -> list[Issue]:
         if message:
             return [Issue("y", message)]
         if is_number(threshold) and threshold <= 0:
-            return [Issue("threshold", f"'threshold' = {minus(f'{threshold:g}')} cannot be drawn on a log axis "
+            return [Issue("threshold", f"'threshold' = {exact(threshold)} cannot be drawn on a log axis "
                                        "(y_scale = \"log\"): it must be above zero")]
     span = declared_range(chart, "y_range") if chart is not None else None
     if span and not chart.stacked:
         bad = outside(y, span, "y")
         if bad:
-            found.append(Issue("y", f"{bad[0]} = {minus(f'{bad[1]:g}')} is outside y_range {_span_text(span)}"))
+            found.append(Issue("y", f"{bad[0]} = {exact(bad[1])} is outside y_range {span_text(span)}"))
     if span and chart is not None and chart.stacked:
         total = span_of(_stack_ends(_series(data)))
         if total and not (span[0] <= total[0] and total[1] <= span[1]):
-            found.append(Issue("y", f"the stacked bars reach {minus(f'{total[0]:g}')} to "
-                                    f"{minus(f'{total[1]:g}')}, outside y_range {_span_text(span)}"))
+            found.append(Issue("y", f"the stacked bars reach {exact(total[0])} to "
+                                    f"{exact(total[1])}, outside y_range {span_text(span)}"))
     if span and is_number(threshold) and not span[0] <= threshold <= span[1]:
-        found.append(Issue("threshold", f"'threshold' = {minus(f'{threshold:g}')} is outside y_range "
-                                        f"{_span_text(span)}"))
+        found.append(Issue("threshold", f"'threshold' = {exact(threshold)} is outside y_range "
+                                        f"{span_text(span)}"))
     return issues(*found)
 
-
-def _span_text(span) -> str:
-    return "[" + ", ".join(minus(f"{v:g}") for v in span) + "]"
 
 
 def _labels(data, name, length) -> Issue | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import math
 
-from .common import ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colour_key, \
-    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, minus, number_cell, outward, \
+from .common import exact, span_text, ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, colour_key, \
+    declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, number_cell, outward, \
     picture, scale_colour, span_of, table as data_table
 
 
@@ -34,8 +34,8 @@ def check(data: dict, chart=None) -> list:
     if not found[0] and values is not None and span:
         for index, value in enumerate(values):
             if not span[0] <= value <= span[1]:
-                found = [as_issue(f"'values[{index}]' = {minus(f'{value:g}')} is outside the colour range "
-                                  f"[{minus(f'{span[0]:g}')}, {minus(f'{span[1]:g}')}]")]
+                found = [as_issue(f"'values[{index}]' = {exact(value)} is outside the colour range "
+                                  f"{span_text(span)}")]
                 break
     return [f for f in found if f]
 

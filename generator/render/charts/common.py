@@ -8,7 +8,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from ...compute.formats import fixed, is_shared, minus, percent, power_of_ten, significant
+from ...compute.formats import fixed, formatter, is_shared, minus, percent, power_of_ten, significant
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"]
@@ -269,11 +269,17 @@ def number_cell(value, y_format: str = "", log: bool = False) -> str:
     return significant(value, 3) if log else fixed(value, 2)
 
 
-def number_cells(values: list, y_format: str = "") -> list[str]:
-    """number_cell of each value; worked out once for a row many states share."""
+def number_cells(values: list, y_format: str = "", cell_format: str = "") -> list[str]:
+    """number_cell of each value, or the readout format `cell_format` of each (a heatmap's
+    cell_format: "count", "fixed:1"...); worked out once for a row many states share."""
+    def cells():
+        if cell_format:
+            shown = formatter(cell_format)
+            return [shown(value) for value in values]
+        return [number_cell(value, y_format) for value in values]
     if is_shared(values):
-        return values.derived(("cells", y_format), lambda: [number_cell(value, y_format) for value in values])
-    return [number_cell(value, y_format) for value in values]
+        return values.derived(("cells", y_format, cell_format), cells)
+    return cells()
 
 
 def table(columns: list[str], rows: list[list[str]], highlight: int | None = None) -> dict:
@@ -342,6 +348,20 @@ def as_issue(message: str | None) -> Issue | None:
         return None
     key = message.split("'")[1] if message.startswith("'") else ""
     return Issue(key.split("[")[0], message)
+
+
+def exact(value) -> str:
+    """A number as an error names it: exactly (Python's shortest text that reads back
+    as the same float, 4.000001 rather than 4), a whole float without its ".0", and
+    with the minus sign. A value just past a range's end must not look inside it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        value = int(value)
+    return minus(repr(value) if isinstance(value, float) else str(value))
+
+
+def span_text(span) -> str:
+    """A range [low, high] as an error names it, each end exact."""
+    return "[" + ", ".join(exact(v) for v in span) + "]"
 
 
 def is_number(value) -> bool:
@@ -525,7 +545,7 @@ def log_problem(values, name: str, option: str) -> str | None:
     found = not_positive(values, name)
     if found is None:
         return None
-    return (f"{found[0]} = {minus(f'{found[1]:g}')} cannot be drawn on a log axis ({option} = \"log\"): "
+    return (f"{found[0]} = {exact(found[1])} cannot be drawn on a log axis ({option} = \"log\"): "
             "every value must be above zero")
 
 

@@ -16,16 +16,21 @@ way, choosing another matrix redraws just that picture, in a millisecond or two,
 where a heatmap trace would have Plotly recompute and redraw the whole figure (30 to
 90 ms for 32 × 32 to 48 × 48 cells). Pointing at a cell shows its row, column and
 value, as the step's data table writes them: the page reads them from the table,
-which lists every value.
+which lists every value. With cell_text = "auto" the printed values are left out
+wherever the picture is drawn too small to read them (a colour bar then stands beside
+the matrix), and cell_format writes them as a readout format does (count: 9, not
+9.00). Regions mark rectangles of cells over the matrix (a kernel's window outlined,
+a padding ring hatched), keyed above the plot and named in the table beside each value.
 """
 from __future__ import annotations
 
 import functools
 
-from .common import ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
+from .common import exact, span_text, ACCENT, COLORBAR_MARGIN, FONT_FAMILY, MASKED_FILL, MASKED_HATCH, PHONE_CHART, Issue, axis, \
     base_layout, colour_key, declared_range, empty_trace, grey, hover_meta, index_problem, ink_on, is_number, \
-    issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, minus, number_cells, outward, \
+    issues, labelled_x, labels_problem, left_margin, levelled, matrix_problem, number_cells, outward, \
     picture, placed, png_uri, scale_colour, span_of, table as data_table, tick_labels
+from . import regions as marks
 from ...compute.formats import is_shared
 
 
@@ -43,9 +48,14 @@ DATA = {
              "control that switches between signed scores and weights); a diverging one needs 'range'",
     "range": "optional: [low, high], this state's colour range, overriding the chart's z_range (give the same "
              "in every state of one scale, so a colour keeps its meaning)",
+    "regions": marks.DATA,
 }
 
 PICTURE_CELLS = 400
+# Values are written at TEXT_SHARE of a cell's side, and only where that is at least
+# READABLE_TEXT px (cell_text = "auto"): a smaller number cannot be read.
+TEXT_SHARE = 0.3
+READABLE_TEXT = 9
 SEQUENTIAL_RANGE = (0.0, 1.0)  # the sequential scale's ends when none is declared
 
 
@@ -58,6 +68,8 @@ def check(data: dict, chart=None) -> list[Issue]:
              mask_problem(data.get("mask"), rows, cols, "mask")]
     message = index_problem(data, "highlight_row", rows)
     found.append(Issue("highlight_row", message) if message else None)
+    message = marks.problem(data.get("regions"), rows, cols)
+    found.append(Issue("regions", message) if message else None)
     found.append(_state_problem(data, chart))
     if not any(found):
         found += range_issues(state_chart(chart, data), data["z"], data.get("mask"), "z")
@@ -128,17 +140,14 @@ def range_issues(chart, z, mask, name: str) -> list[Issue]:
         for j, value in enumerate(row):
             if (low <= value <= high) or (masks is not None and masks[j]):
                 continue
-            where = f"{name}[{i}][{j}] = {minus(f'{value:g}')}"
+            where = f"{name}[{i}][{j}] = {exact(value)}"
             if declared:
-                return [Issue(name.split("[")[0], f"{where} is outside z_range {_span_text(span)}")]
+                return [Issue(name.split("[")[0], f"{where} is outside z_range {span_text(span)}")]
             return [Issue(name.split("[")[0], f"{where} is outside the sequential scale's default 0 to 1 and would "
                           "be drawn in its end colour: declare z_range (or scale = 'diverging' for signed values)",
                           warning=True)]
     return []
 
-
-def _span_text(span) -> str:
-    return "[" + ", ".join(minus(f"{v:g}") for v in span) + "]"
 
 
 def colour_range(chart, matrices: list) -> list[float]:
@@ -160,7 +169,23 @@ def colour_range(chart, matrices: list) -> list[float]:
 def ranges(chart, all_data: list[dict]) -> dict:
     """The colour range over every state drawn on the chart's own scale and range."""
     own = [d for d in all_data if d.get("range") is None and d.get("scale", chart.scale) == chart.scale]
-    return {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
+    found = {"z_range": colour_range(chart, [unmasked(d["z"], d.get("mask")) for d in own])}
+    key = marks.key_entries(all_data)
+    if key:  # the regions' key, the same in every state: a fact of the step, not an option
+        found["region_key"] = key
+    return found
+
+
+def text_plan(chart, room: float, columns: int) -> float | None:
+    """Where the cells' values are written, with each cell `room` px wide on a phone: None for
+    nowhere (cell_text = "off"); else the width in px of the matrix's picture below which
+    they are left out, 0 for everywhere ("on", or "auto" when a phone's cells hold them)."""
+    mode = getattr(chart, "cell_text", "auto")
+    if mode == "off":
+        return None
+    if mode == "on" or room * TEXT_SHARE >= READABLE_TEXT:
+        return 0.0
+    return columns * READABLE_TEXT / TEXT_SHARE
 
 
 def cell_range(count: int, reversed_: bool = False) -> list[float]:
@@ -196,12 +221,14 @@ def masked_key(text: str) -> list[dict]:
 
 
 def figure(chart, data: dict) -> dict:
+    key = marks.chart_key(chart, data)  # before state_chart, which keeps no step facts
     chart = state_chart(chart, data)
     x, y, z, mask = data["x"], data["y"], data["z"], data.get("mask")
     span = declared_range(chart, "z_range") or colour_range(chart, [unmasked(z, mask)])
     shapes = []
     if data.get("highlight_row") is not None:
         shapes.append(row_outline(data["highlight_row"], len(x)))
+    shapes += marks.shapes(data.get("regions"))
     masked = mask is not None and any(any(row) for row in mask)
     if masked:
         shapes += masked_key(str(data.get("mask_label") or "masked"))
@@ -209,17 +236,27 @@ def figure(chart, data: dict) -> dict:
     # matrix stays put as the mask comes and goes (and the click is a relayout of the
     # picture and shapes, where a changed margin has Plotly lay the whole figure out).
     keyed = mask is not None
-    as_picture = len(x) * len(y) <= PICTURE_CELLS
+    cell_text = getattr(chart, "cell_text", "auto")
+    as_picture = len(x) * len(y) <= PICTURE_CELLS or cell_text == "on"
+    right = 16 if as_picture and cell_text != "off" else COLORBAR_MARGIN
     rows = ticks(y, (chart.height - 72 - (24 if keyed else 0)) / len(y))
     left = left_margin(rows["ticktext"], chart.y_title)
-    right = 16 if as_picture else COLORBAR_MARGIN
-    # The room of a column on a phone; square cells may make the plot narrower still.
-    room = (PHONE_CHART - left - right) / len(x)
-    columns, bottom = labelled_x(x, room, chart.x_title)
-    if as_picture:
-        room = min(room, (chart.height - bottom - (40 if keyed else 16)) / len(y))
+    # The regions' key above the plot, in lines that fit a phone's plot; then the top margin.
+    lines = marks.key_lines(key, PHONE_CHART - left - right)
+    top = marks.top_margin(len(lines), keyed)
+    plan = None
+    for _ in range(2):  # again with a colour bar's margin, when a phone's cells cannot hold the values
+        # The room of a column on a phone; square cells may make the plot narrower still.
+        room = (PHONE_CHART - left - right) / len(x)
         columns, bottom = labelled_x(x, room, chart.x_title)
-        rows = ticks(y, room)
+        if as_picture:
+            room = min(room, (chart.height - bottom - top) / len(y))
+            columns, bottom = labelled_x(x, room, chart.x_title)
+            rows = ticks(y, room)
+            plan = text_plan(chart, room, len(x))
+        if right == COLORBAR_MARGIN or plan == 0.0:
+            break
+        right = COLORBAR_MARGIN
     layout = base_layout(
         chart,
         xaxis=axis(chart.x_title, **columns, range=cell_range(len(x)),
@@ -231,29 +268,40 @@ def figure(chart, data: dict) -> dict:
         meta=hover_meta("cells"),
     )
     layout["margin"].update(l=left, r=right, b=bottom)
-    if keyed:
-        layout["margin"]["t"] = 40
+    if top != 16:
+        layout["margin"]["t"] = top
+    if lines:
+        swatches, notes = marks.key_marks(lines, 1 if keyed else 0)
+        layout["shapes"] = shapes + swatches
+        layout["annotations"] = notes
+    hatched = marks.hatched(data.get("regions"))
+    fmt = getattr(chart, "cell_format", "")
     if as_picture:
-        # No colour bar: every cell has its value written in it (as in heatmap_grid).
-        layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask), -0.5, -0.5, len(x), len(y))]
-        return {"data": [empty_trace()], "layout": layout}
+        layout["images"] = [picture(matrix_svg(z, span, chart.scale, mask, text=plan, cell_format=fmt,
+                                               hatched=hatched), -0.5, -0.5, len(x), len(y))]
+        # No colour bar where every cell has its value written in it (as in heatmap_grid).
+        return {"data": [empty_trace() if plan == 0.0 else colour_key(span, chart.scale)], "layout": layout}
     # Too many cells to print their values: a pixel per cell, and a colour bar that says
     # what the colours mean.
-    layout["images"] = raster_pictures(z, span, chart.scale, mask)
+    layout["images"] = raster_pictures(z, span, chart.scale, mask, hatched=hatched)
     return {"data": [colour_key(span, chart.scale)], "layout": layout}
 
 
-def raster_pictures(z, span, scale: str, mask=None, fade=None) -> list[dict]:
+def raster_pictures(z, span, scale: str, mask=None, fade=None, hatched=()) -> list[dict]:
     """A large matrix as pictures: a pixel per cell (masked cells clear) and, over it, a
-    picture of any masked cells alone, hatched. `fade` moves every colour towards grey,
-    as matrix_svg's does."""
+    picture of any masked cells alone, hatched, and of hatched regions. `fade` moves every
+    colour towards grey, as matrix_svg's does."""
     low, high = span
     values = z if mask is None else [[None if m else v for v, m in zip(row, mask_row)]
                                      for row, mask_row in zip(z, mask)]
     # Rows as tuples: the picture is made once per matrix (many states show the same one).
     pictures = [placed(_png_of(tuple(map(tuple, values)), low, high, scale, fade), -0.5, -0.5, len(z[0]), len(z))]
-    if mask is not None and any(any(row) for row in mask):
-        pictures.append(picture(mask_svg(mask), -0.5, -0.5, len(z[0]), len(z)))
+    masked = mask is not None and any(any(row) for row in mask)
+    if masked or hatched:
+        # Plotly keeps one picture per place and size (it keys them so): the one over the
+        # cells is a millionth of a cell wider, so that it is drawn too.
+        pictures.append(picture(mask_svg(mask if masked else None, hatched, len(z), len(z[0])),
+                                -0.5, -0.5, len(z[0]) + 1e-6, len(z)))
     return pictures
 
 
@@ -283,26 +331,32 @@ _HATCH = (f"<defs><pattern id='m' width='0.25' height='0.25' patternUnits='userS
           f"<rect width='0.08' height='0.25' fill='{MASKED_HATCH}'/></pattern></defs>")
 
 
-def matrix_svg(z, span=SEQUENTIAL_RANGE, scale: str = "sequential", mask=None, fade=None) -> str:
+def matrix_svg(z, span=SEQUENTIAL_RANGE, scale: str = "sequential", mask=None, fade=None, text: float | None = 0.0,
+               cell_format: str = "", hatched=()) -> str:
     """An SVG of the matrix: each cell shaded by its value on the scale over `span`,
     with the value written in black or white, whichever reads better on it; masked
     cells hatched grey with no value. `fade` moves every colour towards grey (the
-    matrices of a grid that are not chosen). Made once per matrix: many states show
-    the same one."""
+    matrices of a grid that are not chosen). `text` (text_plan): None writes no
+    values; a width in px leaves them out wherever the picture is drawn narrower
+    (a media query of the picture's own, so the live chart, the still drawing and a
+    figure file each follow the size they draw it at); 0, everywhere. Values are
+    written in `cell_format` (a readout format) when given, and the cells of `hatched`
+    boxes (regions.hatched) hatched over their colours and values. Made once per
+    matrix: many states show the same one."""
     try:
         key = (tuple(map(tuple, z)), tuple(span), scale,
-               None if mask is None else tuple(map(tuple, mask)), fade)
+               None if mask is None else tuple(map(tuple, mask)), fade, text, cell_format, tuple(hatched))
     except TypeError:  # not hashable: made afresh
-        return _matrix_svg_of.__wrapped__(z, tuple(span), scale, mask, fade)
+        return _matrix_svg_of.__wrapped__(z, tuple(span), scale, mask, fade, text, cell_format, tuple(hatched))
     return _matrix_svg_of(*key)
 
 
 @functools.lru_cache(maxsize=1024)
-def _matrix_svg_of(z, span, scale, mask, fade) -> str:
+def _matrix_svg_of(z, span, scale, mask, fade, text, cell_format, hatched) -> str:
     low, high = span
     cells = []
-    for i, (row, texts) in enumerate(zip(z, (number_cells(list(z_row)) for z_row in z))):
-        for j, (value, text) in enumerate(zip(row, texts)):
+    for i, (row, texts) in enumerate(zip(z, (number_cells(list(z_row), "", cell_format) for z_row in z))):
+        for j, (value, shown) in enumerate(zip(row, texts)):
             box = (f"x='{j + _GAP / 2:g}' y='{i + _GAP / 2:g}' width='{1 - _GAP:g}' height='{1 - _GAP:g}'")
             if mask is not None and mask[i][j]:
                 cells.append(f"<rect {box} fill='url(#m)'/>")
@@ -310,42 +364,55 @@ def _matrix_svg_of(z, span, scale, mask, fade) -> str:
             fill = scale_colour(scale, (value - low) / (high - low))
             if fade:
                 fill = grey(fill, fade)
-            cells.append(f"<rect {box} fill='{fill}'/>"
-                         f"<text x='{j + 0.5:g}' y='{i + 0.5:g}' fill='{ink_on(fill)}'>{text}</text>")
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(z[0])} {len(z)}'>"
-            + (_HATCH if mask is not None else "") +
-            f"<g font-family='{_SVG_FONT}' font-size='0.3' text-anchor='middle' dominant-baseline='central'>"
-            + "".join(cells) + "</g></svg>")
+            cells.append(f"<rect {box} fill='{fill}'/>")
+            if text is not None:
+                cells.append(f"<text x='{j + 0.5:g}' y='{i + 0.5:g}' fill='{ink_on(fill)}'>{shown}</text>")
+    # Too narrow for readable values: the picture leaves them out at its drawn width.
+    hidden = f"<style>@media (max-width:{text - 0.5:g}px){{text{{display:none}}}}</style>" if text else ""
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(z[0])} {len(z)}'>" + hidden
+            + (_HATCH if mask is not None else "") + (f"<defs>{marks.HATCH_DEFS}</defs>" if hatched else "") +
+            f"<g font-family='{_SVG_FONT}' font-size='{TEXT_SHARE:g}' text-anchor='middle' "
+            "dominant-baseline='central'>" + "".join(cells) + "</g>" + marks.hatch_rects(hatched) + "</svg>")
 
 
-def mask_svg(mask) -> str:
-    """The masked cells alone, hatched, to lay over a picture of a pixel per cell (where they are clear)."""
+def mask_svg(mask, hatched=(), rows: int = 0, columns: int = 0) -> str:
+    """The masked cells alone, hatched, and the hatched regions' cells, to lay over a picture
+    of a pixel per cell (where masked cells are clear)."""
+    rows, columns = (len(mask), len(mask[0])) if mask is not None else (rows, columns)
     cells = "".join(f"<rect x='{j}' y='{i}' width='1' height='1' fill='url(#m)'/>"
-                    for i, row in enumerate(mask) for j, m in enumerate(row) if m)
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(mask[0])} {len(mask)}' "
-            f"preserveAspectRatio='none'>{_HATCH}{cells}</svg>")
+                    for i, row in enumerate(mask or []) for j, m in enumerate(row) if m)
+    defs = _HATCH[:-len("</defs>")] + marks.HATCH_DEFS + "</defs>"
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {columns} {rows}' "
+            f"preserveAspectRatio='none'>{defs}{cells}{marks.hatch_rects(hatched)}</svg>")
 
 
-def cell_texts(z, mask, masked: str) -> list[list[str]]:
-    """A matrix's values as the table writes them, row by row, masked cells as `masked`;
-    a row with nothing masked is number_cells' own (shared) list."""
+def cell_texts(z, mask, masked: str, cell_format: str = "", regions=None) -> list[list[str]]:
+    """A matrix's values as the table writes them, row by row, masked cells as `masked`,
+    and a cell in labelled regions with their labels after its value; a row with
+    neither is number_cells' own (shared) list."""
+    named = marks.labels_by_cell(regions)
     rows = []
     for index, row in enumerate(z):
-        cells = number_cells(row)
+        cells = number_cells(row, "", cell_format)
         if mask is not None and any(mask[index]):
             cells = [masked if m else c for c, m in zip(cells, mask[index])]
+        if any(i == index for i, _ in named):
+            cells = [f"{c} ({', '.join(named[(index, j)])})" if (index, j) in named else c
+                     for j, c in enumerate(cells)]
         rows.append(cells)
     return rows
 
 
-def table_rows(z, mask, row_names, masked: str) -> list[list[str]]:
-    return [[str(name)] + cells for name, cells in zip(row_names, cell_texts(z, mask, masked))]
+def table_rows(z, mask, row_names, masked: str, cell_format: str = "", regions=None) -> list[list[str]]:
+    return [[str(name)] + cells for name, cells in zip(row_names, cell_texts(z, mask, masked, cell_format, regions))]
 
 
 def table(chart, data: dict, labels: dict) -> dict:
-    """The matrix itself: a row per y label, a column per x label, masked cells named so."""
+    """The matrix itself: a row per y label, a column per x label, masked cells named so,
+    and each cell of a labelled region with its value and the region's label."""
     # Masked cells are named as the chart's key names them ("not computed yet", say).
     masked = str(data.get("mask_label") or labels.get("data_masked", "masked"))
-    rows = table_rows(data["z"], data.get("mask"), data["y"], masked)
+    rows = table_rows(data["z"], data.get("mask"), data["y"], masked, getattr(chart, "cell_format", ""),
+                      data.get("regions"))
     return data_table([chart.y_title or labels["data_item"]] + [str(x) for x in data["x"]], rows,
                       data.get("highlight_row"))

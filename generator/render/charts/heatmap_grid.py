@@ -15,7 +15,7 @@ import textwrap
 from .common import ACCENT, COLORBAR_MARGIN, Issue, axis, base_layout, colour_key, empty_trace, index_problem, \
     issues, labelled_x, labels_problem, matrix_problem, picture, table as data_table
 from .heatmap import PICTURE_CELLS, cell_range, colour_range, mask_problem, masked_key, matrix_svg, range_issues, \
-    raster_pictures, row_outline, table_rows, ticks, unmasked
+    raster_pictures, row_outline, table_rows, text_plan, ticks, unmasked
 
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -83,7 +83,9 @@ def figure(chart, data: dict) -> dict:
     count, selected = len(grids), data.get("highlight")
     columns = min(count, _MAX_COLUMNS, math.ceil(math.sqrt(count)))
     rows = math.ceil(count / columns)
-    as_pictures = len(x) * len(y) <= PICTURE_CELLS
+    cell_text, fmt = getattr(chart, "cell_text", "auto"), getattr(chart, "cell_format", "")
+    as_pictures = len(x) * len(y) <= PICTURE_CELLS or cell_text == "on"
+    plan = None  # where the values are written (heatmap.text_plan), from the cells' size on a phone
     traces, shapes, images, axes = [], [], [], {}
     # Each matrix gets a band of the figure's height, its title in the top of the band:
     # the titles then have room of their own whatever the chart's width.
@@ -96,12 +98,17 @@ def figure(chart, data: dict) -> dict:
         top = 1 - row * band - band * title_share
         bottom = 1 - (row + 1) * band + _GAP_Y / 2
         emphasised = selected is None or index == selected
+        if as_pictures and index == 0:
+            room = min((chart.height - 72) * (top - bottom) / len(y), _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
+            plan = text_plan(chart, room, len(x))
+        # A colour bar beside pictures whose values a phone cannot show takes from their width.
+        phone = _PHONE_WIDTH - (COLORBAR_MARGIN - 16 if as_pictures and plan != 0.0 else 0)
         if as_pictures:
             # The chosen matrix in full colour, the others faded towards grey with their
             # values still in the ink that reads best on each faded cell.
             traces.append(empty_trace(xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
-            image = picture(matrix_svg(z, span, chart.scale, masks[index], None if emphasised else _FADE),
-                            -0.5, -0.5, len(x), len(y))
+            image = picture(matrix_svg(z, span, chart.scale, masks[index], None if emphasised else _FADE,
+                                       text=plan, cell_format=fmt), -0.5, -0.5, len(x), len(y))
             image.update(xref=f"x{suffix}", yref=f"y{suffix}")
             images.append(image)
         else:
@@ -119,7 +126,7 @@ def figure(chart, data: dict) -> dict:
         # A cell's size in pixels: square cells are as wide as a phone's narrow column allows.
         room = (chart.height - 72) * (top - bottom) / len(y)
         if as_pictures:
-            room = min(room, _PHONE_WIDTH * (1 / columns - _GAP_X) / len(x))
+            room = min(room, phone * (1 / columns - _GAP_X) / len(x))
         font = {"size": 13 if room >= 19 else 11}
         columns_ticks, bottom_needed = labelled_x(x, room if as_pictures else _PHONE_WIDTH / columns / len(x),
                                                   chart.x_title, size=font["size"])
@@ -142,7 +149,7 @@ def figure(chart, data: dict) -> dict:
         # (the bold title of the emphasised matrix) makes it recompute the whole figure.
         # Wrapped, as Plotly does not wrap: a long title over a narrow matrix would
         # run into the next one's.
-        title = _wrapped(str(data["titles"][index]), max(8, 28 // columns + 2))
+        title = _wrapped(str(data["titles"][index]), max(8, int((28 // columns + 2) * phone / _PHONE_WIDTH)))
         shapes.append({"type": "rect", "xref": "paper", "yref": "paper", "x0": left, "x1": right,
                        "y0": top, "y1": top, "line": {"width": 0},
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
@@ -161,7 +168,7 @@ def figure(chart, data: dict) -> dict:
     if images:
         layout["images"] = images
     layout["margin"].update(t=32, b=bottom_needed)
-    if not as_pictures:
+    if not as_pictures or plan != 0.0:  # values left out somewhere: a colour bar says what colours mean
         traces.append(colour_key(span, chart.scale))
         layout["margin"]["r"] = COLORBAR_MARGIN
     return {"data": traces, "layout": layout}
@@ -187,7 +194,8 @@ def table(chart, data: dict, labels: dict) -> dict:
     rows = []
     masks = data.get("mask") or [None] * len(data["z"])
     for title, z, mask in zip(data["titles"], data["z"], masks):
-        rows += table_rows(z, mask, [f"{title}: {y}" for y in data["y"]], str(data.get("mask_label") or labels.get("data_masked", "masked")))
+        rows += table_rows(z, mask, [f"{title}: {y}" for y in data["y"]],
+                           str(data.get("mask_label") or labels.get("data_masked", "masked")), getattr(chart, "cell_format", ""))
     highlight = None
     if data.get("highlight") is not None and data.get("highlight_row") is not None:
         highlight = data["highlight"] * len(data["y"]) + data["highlight_row"]

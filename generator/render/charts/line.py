@@ -14,7 +14,7 @@ the whole figure (10 to 30 ms). Points are marked while there are few of them
 at the chart shows the table's row at the nearest x."""
 from __future__ import annotations
 
-from .common import CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
+from .common import exact, span_text, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
     is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, number_cell, path_number, \
     rounded, span_of, table as data_table, theme_colour, PHONE_PLOT, labelled_x
 
@@ -96,8 +96,8 @@ def check(data: dict, chart=None) -> list[Issue]:
         for name, values in lists:
             for index, value in enumerate(values):
                 if not span[0] <= value <= span[1]:
-                    found.append(Issue("y", f"{name}[{index}] = {minus(f'{value:g}')} is outside y_range "
-                                            f"[{minus(f'{span[0]:g}')}, {minus(f'{span[1]:g}')}]"))
+                    found.append(Issue("y", f"{name}[{index}] = {exact(value)} is outside y_range "
+                                            f"{span_text(span)}"))
                     break
             if len(found) and found[-1].key == "y":
                 break

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 
-from .common import ACCENT, CATEGORICAL, MARK, PHONE_PLOT, Issue, axis, base_layout, declared_range, empty_trace, \
-    index_problem, is_log, is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, \
+from .common import exact, span_text, ACCENT, CATEGORICAL, MARK, PHONE_PLOT, Issue, axis, base_layout, declared_range, empty_trace, \
+    index_problem, is_log, is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, \
     number_cell, path_number, rounded, table as data_table, text_width, theme_colour
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -88,8 +88,8 @@ def check(data: dict, chart=None) -> list[Issue]:
         span = declared_range(chart, f"{name}_range") if chart is not None else None
         for index, value in enumerate(data[name]):
             if span and not span[0] <= value <= span[1]:
-                found.append(Issue(name, f"{name}[{index}] = {minus(f'{value:g}')} is outside {name}_range "
-                                         f"[{minus(f'{span[0]:g}')}, {minus(f'{span[1]:g}')}]"))
+                found.append(Issue(name, f"{name}[{index}] = {exact(value)} is outside {name}_range "
+                                         f"{span_text(span)}"))
                 break
     return issues(*found)
 

@@ -20,20 +20,28 @@
     return null;
   }
 
+  // The origin an http(s) frame's messages must come from; null for any other src (a
+  // file: URL, about:blank), whose messages carry the origin "null" and which is matched
+  // by its window alone. (new URL("file:///…").origin is "file://", never "null".)
   function originOf(frame) {
-    try { return new URL(frame.src, location.href).origin; } catch (err) { return null; }
+    try {
+      var url = new URL(frame.src, location.href);
+      return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+    } catch (err) { return null; }
   }
 
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (!data || typeof data !== "object" || data.type !== "lensa:resize") return;
     // Only the iframe that sent the message is resized, and only when the
-    // message comes from the origin that iframe was loaded from. File and
-    // sandboxed frames have no origin to compare ("null"); their window must match.
+    // message comes from the origin that iframe was loaded from. A frame from
+    // disk, or a sandboxed one (no allow-same-origin), sends the origin "null":
+    // its window must match, which is all that can be checked.
     var frame = frameOf(event.source);
     if (!frame) return;
     var expected = originOf(frame);
-    if (expected && expected !== "null" && event.origin !== expected) return;
+    var opaque = event.origin === "null" && (!expected || frame.hasAttribute("sandbox"));
+    if (expected && event.origin !== expected && !opaque) return;
     var height = Math.ceil(Number(data.height));
     if (!(height > 0)) return;
     height = Math.min(height, MAX_HEIGHT);
