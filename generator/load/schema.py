@@ -203,6 +203,8 @@ LABELS = {
     "questions": Option((str,), "Heading of the common questions.", default="Common questions"),
     "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),
     "references": Option((str,), "Heading of the references.", default="References"),
+    "bibtex": Option((str,), "Disclosure under each work of the references that shows its BibTeX.",
+                     default="BibTeX"),
     "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
     "date_format": Option((str,), "How a date is written; {day}, {month} (a name from months) and {year} "
                           "are replaced.", default="{day} {month} {year}",
@@ -265,7 +267,8 @@ LABELS = {
                                      "site. Open the page from its web address to get one that works anywhere."),
     "embed_state": Option((str,), "Option to open the embedded figure in the state shown.",
                           default="Open in the state shown"),
-    "copy_code": Option((str,), "Button that copies the iframe code.", default="Copy code"),
+    "copy_code": Option((str,), "Button that copies the iframe code, a block of code or a work's BibTeX.",
+                        default="Copy code"),
     "copied": Option((str,), "Confirms the iframe code was copied.", default="Copied."),
     "copy_failed": Option((str,), "Shown when the browser refuses to copy.",
                           default="The code is selected: press Ctrl+C (⌘C on a Mac) to copy it."),
@@ -345,12 +348,26 @@ SITE = {
                    "explainer links to, with that page's title and description; it must be a folder of "
                    "content/. Leave it out for no box.", default="", check=lambda v: check_slug(v) if v else None),
     "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
+    "bibliography": Option(
+        (str,), "The site's bibliography: a BibTeX file in content/, the works every page may cite in its text "
+        "as [@key] (docs/authoring.md, Citations). Each page's references list the works it cites and those its "
+        "further_reading names. A duplicate key or an entry that cannot be read is an error; an entry no page "
+        "cites is a warning. When the default file does not exist, the site has no bibliography.",
+        default="references.bib", check=lambda v: None if v.endswith(".bib") and "/" not in v.strip("/")
+        else f"expected a .bib file name in content/, found {v!r}",
+    ),
     "licence": Option(
         (str,), "The terms on which readers may reuse the site's figures, e.g. 'CC BY 4.0: share and adapt with "
         "credit'. Shown as the last line of every figure (Download figure, and the pages of figures), and in "
         "their citations (docs/figures.md). Leave it out to say nothing about reuse.", default="",
     ),
 }
+
+# A page's works from the site's bibliography that its text does not cite.
+FURTHER_READING = Option((list,), "Keys of works in the site's bibliography to list in the page's references "
+                         "though its text does not cite them.", default=[],
+                         check=lambda v: None if all(isinstance(key, str) for key in v)
+                         else f"expected a list of bibliography keys, found {v!r}")
 
 # "Check your understanding" (kinds/explainer/quiz/, docs/authoring.md): its words, and the
 # score a learner needs to pass, which SCORM packages report against (docs/lms.md).

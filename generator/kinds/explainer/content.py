@@ -130,7 +130,8 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
     return Explainer(
         kind="explainer", path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
         description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
-        references=[Reference(**ref) for ref in meta["references"]], question=meta["question"],
+        references=[Reference(**ref) for ref in meta["references"]],
+        further_reading=list(meta["further_reading"]), question=meta["question"],
         intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
         questions=doc.parts.get("questions", ""), steps=steps, quiz=quiz or [],
     )
