@@ -466,6 +466,15 @@ HOW = """\
 - **Prose is converted once per shape.** Each state's prose goes through Jinja with its values held back as
   markers, and through Markdown only when no other state produced the same text; the values are put back
   into the HTML. Conversions are remembered across the dev server's rebuilds.
+- **Math, citations and code cost a build only when their text is new.** Each `$…$` becomes MathML and each
+  citation its HTML inside the Markdown conversion, so they are kept with it, on disk and in `serve`'s memory; a
+  value printed inside math stays a marker, so states share one conversion. The bibliography is parsed once per
+  text of the file and kept on disk (bibtexparser, pylatexenc and latex2mathml are imported only when there is
+  something new to parse or convert), and each Markdown file's citations are found once per text when the site is
+  loaded. The series' 50 works, 179 citations and 191 expressions (46 distinct) cost about 15 ms of a build whose
+  prose is kept (finding the citations) and nothing more in a rebuild than the edited file's; with the cache empty,
+  about 420 ms to parse the bibliography and 150 ms to convert the math, latex2mathml's import included (one
+  measurement on a loaded 2-core machine).
 - **Shared data is handled once.** Equal numpy arrays from the model become one shared list, so the charts
   round and check them once and the page's pool recognises them without reading them again; each state's
   figures are kept with its states, so a prose edit in `serve` redraws none.

@@ -48,6 +48,16 @@ class ContentError(GeneratorError):
         return cls([Problem(path, message, line, field)])
 
 
+class MarkupError(GeneratorError):
+    """Math or a citation in an author's text that cannot be rendered. `fragment` is
+    the text as written, which the render stage finds in the page's files to name
+    the file and the line."""
+
+    def __init__(self, message: str, fragment: str = ""):
+        self.message, self.fragment = message, fragment
+        super().__init__(f"{message}: {fragment}" if fragment else message)
+
+
 class BuildError(GeneratorError):
     """The build could not be written (file system, theme, assets)."""
 

@@ -34,6 +34,8 @@ class SiteConfig:
     extra: tuple      # the same, for pages beside the series
     play: str = ""    # the page the explainers' "Play with this concept" box links to
     licence: str = ""  # the reuse terms every figure's source line ends with
+    bibliography: str = "references.bib"  # the BibTeX file in content/ that pages cite
+    mastery_score: int = 80  # percent of a page's questions to answer right to pass (SCORM)
     time_limit: float = 30  # seconds one call of model code may run
 
 
@@ -43,6 +45,7 @@ class Site:
     config: SiteConfig
     pages: list            # PageSource of every kind, in series order
     warnings: list[Problem] = field(default_factory=list)
+    bibliography: Any = None   # load/bibliography.py's Bibliography, or None: the site has no .bib file
 
 
 @dataclass
@@ -58,6 +61,8 @@ class PageSource:
     updated: _dt.date
     related: list[str] = field(default_factory=list)
     references: list = field(default_factory=list)   # Reference records (kinds/__init__.py)
+    further_reading: list[str] = field(default_factory=list)  # keys of the bibliography it lists uncited
+    cites: list[str] = field(default_factory=list)   # keys its texts cite, in order (filled in when loaded)
 
 
 class PageKind:
@@ -101,6 +106,11 @@ class PageKind:
 
     def state_count(self, computed: Any) -> int:
         raise NotImplementedError
+
+    def scored(self, source: PageSource) -> int:
+        """How many scored questions the page asks (an explainer's quiz/): a SCORM package
+        states the site's mastery score for a page with some, and weighs the page by them."""
+        return 0
 
     def proof(self, source: PageSource, computed: Any, texts: Any, to_html: Callable[[str], str]) -> list[ProofSection]:
         """Every text a reader can meet on the page, in reading order and state after
@@ -159,6 +169,14 @@ class RenderContext:
     cache: BuildCache
     to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
+    extensions: Any = None            # math, citations and code (render/extensions.py's TextExtensions)
+
+    def references(self, source: PageSource, shown: list[str] | None = None) -> list:
+        """A page's reference list: the works it cites and lists as further reading, then
+        its own [[references]]; with `shown`, the HTML an embed shows, the works that cites."""
+        keys = self.extensions.cited_in(*shown) if shown is not None else [*source.cites, *source.further_reading]
+        views = self.extensions.references(keys)
+        return views + (self.extensions.inline_references(source.references) if shown is None else [])
 
     def common(self, urls) -> dict:
         """Context every template gets."""

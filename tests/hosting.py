@@ -248,9 +248,18 @@ def crawl(start: str, fetch: Callable[[str], Resource], inside: str) -> CrawlRep
             report.problems.append(f"{address}: status {status}")
     for address, fragment, source in fragments:
         page = report.pages.get(address)
-        if page is not None and unquote(fragment) not in page.ids:
+        target = link_target(unquote(fragment))
+        if page is not None and target is not None and target not in page.ids:
             report.problems.append(f"{source}: links to #{fragment}, which {address} does not have")
     return report
+
+
+def link_target(fragment: str) -> str | None:
+    """The element a fragment scrolls to: the fragment itself, or in a deep link
+    (docs/deep-links.md: "step-3&s3=head:2") its first item without "=" (None if it has none)."""
+    if "&" not in fragment and "=" not in fragment:
+        return fragment
+    return next((item for item in fragment.split("&") if item and "=" not in item), None)
 
 
 def build_with_base_url(content: Path, workdir: Path, base_url: str, themes: Path) -> Path:

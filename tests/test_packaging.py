@@ -194,6 +194,13 @@ def test_init_build_new_build_in_an_empty_folder(author_site):
     assert "Built 8 pages" in runs["build"].stdout and "Built 14 pages" in runs["rebuild"].stdout
     index = (folder / "build" / "index.html").read_text()
     assert f'href="{STARTER_SLUG}/index.html"' in index and 'href="second-topic/index.html"' in index
+    # The starter writes math, code and a citation of the work `init` added to content/references.bib,
+    # which `new` leaves as it is (the second explainer cites the same work).
+    assert (folder / "content" / "references.bib").read_text().count("@misc{hinton2015,") == 1
+    for slug in (STARTER_SLUG, "second-topic"):
+        page = (folder / "build" / slug / "index.html").read_text()
+        assert '<math display="block">' in page and '<code class="language-python">' in page, slug
+        assert '<a href="#ref-hinton2015">Hinton et al., 2015</a>' in page and 'id="ref-hinton2015"' in page, slug
     assert not (folder / "themes").exists() and not (folder / "node_modules").exists()
 
 

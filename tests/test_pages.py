@@ -120,7 +120,7 @@ GERMAN = {
     "home": "Alle Erklärungen", "series": "Die Reihe", "steps": "Schritte", "step_of": "Schritt {n} von {total}",
     "previous_step": "Voriger Schritt", "next_step": "Nächster Schritt", "try_this": "Probieren",
     "deeper": "Vertiefung", "key_ideas": "Kernideen", "questions": "Häufige Fragen",
-    "related": "Verwandte Erklärungen", "references": "Quellen", "updated": "Zuletzt geändert",
+    "related": "Verwandte Erklärungen", "references": "Quellen", "bibtex": "BibTeX", "updated": "Zuletzt geändert",
     "date_format": "{day}. {month} {year}", "previous": "Vorherige Erklärung", "next": "Nächste Erklärung",
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
     "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
@@ -146,6 +146,15 @@ GERMAN = {
     "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                "November", "Dezember"],
 }
+GERMAN.update({  # Check your understanding (the questions of quiz/)
+    "quiz": "Verstehen Sie es?", "quiz_intro": "Antworten Sie nach den Diagrammen.",
+    "quiz_question": "Frage {n} von {total}", "quiz_check": "Prüfen", "quiz_check_chart": "Diagramm prüfen",
+    "quiz_task": "Stellen Sie Schritt {n} ein: {title}", "quiz_your_answer": "Ihre Antwort", "quiz_right": "Richtig.",
+    "quiz_wrong": "Nicht ganz.", "quiz_choose": "Wählen Sie zuerst eine Antwort.",
+    "quiz_number": "Geben Sie zuerst eine Zahl ein.", "quiz_explain": "Siehe Schritt {n}: {title}",
+    "quiz_score": "Punkte: {right} von {total}", "quiz_try_again": "Noch einmal", "quiz_show_answer": "Antwort zeigen",
+    "quiz_answer": "Antwort: {answer}", "quiz_chart_answer": "Eine Antwort: Schritt {n} mit {choices}",
+})
 
 
 def _toml(value) -> str:
@@ -260,11 +269,15 @@ def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer
     titles = {e.slug: e.title for e in site.config.series + site.config.extra}
     assert [t.split(" coming soon")[0].split("\n")[0] for t in related.all_inner_texts()] == \
         [titles[slug] for slug in mha.related]
+    # The works its text cites, from the site's bibliography, in author-year order, each with its
+    # DOI or arXiv link (or its title linked to its url) and its BibTeX.
     references = page.get_by_role("region", name="References").get_by_role("listitem")
-    assert references.count() == len(mha.references)
-    for item, ref in zip(references.all(), mha.references):
-        assert item.inner_text().startswith(f"{ref.authors} ({ref.year}). {ref.title}")
-        assert item.get_by_role("link", name=ref.title).get_attribute("href") == ref.url
+    texts = references.all_inner_texts()
+    assert len(texts) == len(mha.cites) > 10
+    for key in mha.cites:
+        entry = site.bibliography.entries[key]
+        [text] = [t for t in texts if f"). {entry.title}" in t]
+        assert text.rstrip().endswith("BibTeX") and (entry.arxiv in text or entry.doi in text or entry.url)
     # Its neighbours in the series: the explainers before and after it.
     pager = page.get_by_role("navigation", name="More in the series").get_by_role("link")
     assert pager.all_inner_texts() == ["← Previous explainer: How Self-Attention Works",

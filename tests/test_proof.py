@@ -71,3 +71,10 @@ def test_html_becomes_the_text_a_reader_reads():
             "<h3>Q?</h3><table><tr><th>x</th><th>y</th></tr><tr><td>1</td><td>−2</td></tr></table>"
             "<p>line<br>break</p><script>never()</script>")
     assert plain_text(html) == "One and & two\n\n- a\n- b\n  1. c\n\nQ?\n\nx | y\n1 | −2\n\nline\nbreak"
+
+
+def test_math_and_citations_are_written_as_a_reader_reads_them():
+    text = "\n".join(proofread(CONTENT, ["self-attention"], part=2))
+    assert "roughly √d_k = 2" in text and "multiplied by 1/√4 = 0.500" in text
+    assert "the setting in which Vaswani et al. (2017) explain the scaling" in text
+    assert "<math" not in text and "$" not in text and "@vaswani2017" not in text

@@ -9,16 +9,19 @@ seconds long, and a page takes a second or two to load); every page of the
 site's package is launched and left."""
 from __future__ import annotations
 
+import json
 import re
 import sys
 
 import pytest
 
+from generator.kinds.explainer.content import value_text
 from generator.outputs.scorm.manifest import VERSIONS
 
 from .conftest import CONTENT, PageWatch, wait_for_runtime
 from .hosting import PagesServer
 from .lms import LMS, suspended_seen
+from .quiz_reader import answer, question_group, text_of, wrong_option
 
 LIB = CONTENT / "_lib"
 if str(LIB) not in sys.path:
@@ -82,15 +85,30 @@ def game(built_site):
     return page, built_site[1].computed[page.slug][0]
 
 
+def quiz_of(site_states, slug):
+    """An explainer's questions as the build resolved them, and its step states."""
+    _, computed, prose = site_states
+    return prose[slug].quiz, computed[slug]
+
+
+def wait_for_quiz(lms: LMS) -> None:
+    lms.page.wait_for_function("() => { const w = document.querySelector('#sco').contentWindow; "
+                               "return w.lensaQuiz && w.lensaQuiz.ready && w.explainerRuntime; }")
+
+
 def status(lms: LMS, version: str) -> str:
     return lms.value("cmi.core.lesson_status" if version == "1.2" else "cmi.completion_status")
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_reading_every_step_completes_the_explainer(lms, lms_server, explainer, version):
+def test_reading_every_step_and_answering_every_question_completes_the_explainer(lms, lms_server, explainer,
+                                                                                  site_states, version):
+    """Progress counts the steps seen and the questions answered (Check your understanding):
+    the explainer is completed when every one of them is done."""
+    resolved, step_states = quiz_of(site_states, explainer.slug)
     frame = lms.launch(package(lms_server, explainer.slug, version))
     assert lms.calls()[0] == ("LMSInitialize" if version == "1.2" else "Initialize")
-    assert lms.wait_for("cmi.suspend_data") == '{"seen":[]}'
+    assert json.loads(lms.wait_for("cmi.suspend_data"))["seen"] == []
     assert status(lms, version) == "incomplete"
     steps = frame.get_by_role("navigation", name="Steps").get_by_role("link")
     total = steps.count()
@@ -103,12 +121,17 @@ def test_reading_every_step_completes_the_explainer(lms, lms_server, explainer, 
             assert status(lms, version) == "incomplete", f"completed before step {total} was seen"
             if version == "2004":
                 assert float(lms.value("cmi.progress_measure")) == pytest.approx(
-                    len(suspended_seen(lms.value("cmi.suspend_data"))) / total, abs=1e-4)
-    assert lms.wait_for(*( ("cmi.core.lesson_status", "v => v === 'completed'") if version == "1.2" else
-                           ("cmi.completion_status", "v => v === 'completed'"))) == "completed"
+                    len(suspended_seen(lms.value("cmi.suspend_data"))) / (total + len(resolved)), abs=1e-4)
+    if resolved:  # every step seen, no question answered yet
+        assert status(lms, version) == "incomplete"
+        wait_for_quiz(lms)
+        for number, found in enumerate(resolved, start=1):
+            answer(frame, question_group(frame, number, len(resolved)), found, step_states, right=True)
+    assert lms.wait_for(*( ("cmi.core.lesson_status", "v => v === 'completed' || v === 'passed'") if version == "1.2"
+                           else ("cmi.completion_status", "v => v === 'completed'"))) in ("completed", "passed")
     if version == "2004":
         assert lms.value("cmi.progress_measure") == "1"
-        assert lms.value("cmi.success_status") == "unknown", "an explainer is not a test"
+        assert lms.value("cmi.success_status") == ("passed" if resolved else "unknown")
     assert lms.page.evaluate("commits") >= total, "progress is committed as it is made"
     lms.leave()
     assert lms.value(EXIT[version]) == "suspend"
@@ -272,3 +295,115 @@ def test_in_a_frame_with_no_lms_nothing_changes_and_nothing_is_logged(lms, lms_s
     lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.location.hash === '#step-2'")
     lms.page.evaluate("leave()")
     assert lms.page.evaluate("typeof calls") == "undefined" and lms.errors == []
+
+
+# The learner's response and the correct one as each version writes them (scorm.js).
+RESULT = {"1.2": {True: "correct", False: "wrong"}, "2004": {True: "correct", False: "incorrect"}}
+TYPE = {"choice": "choice", "number": "numeric", "chart": "performance"}
+LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+TIME = {"1.2": ("time", "01:02:03"), "2004": ("timestamp", "2001-02-03T04:05:06")}
+
+
+def responses(found, right: bool, version: str, steps) -> tuple[str, str]:
+    """(learner response, correct response) of a question answered right or wrong, as the
+    bridge reports them: choices by name (2004) or letter (1.2), numbers as decimals,
+    a chart as its controls' names and values."""
+    from .quiz_reader import wrong_number, wrong_state
+    question = found.question
+    if question.kind == "choice":
+        name = (lambda i: found.option_ids[i]) if version == "2004" else (lambda i: LETTERS[i])
+        join = "[,]" if version == "2004" else ","
+        chosen = found.correct if right else [wrong_option(found)]
+        return join.join(map(name, chosen)), join.join(map(name, found.correct))
+    if question.kind == "number":
+        value = found.answer if right else wrong_number(found)
+        low, high = found.answer - question.tolerance, found.answer + question.tolerance
+        correct = f"{decimal(low)}[:]{decimal(high)}" if version == "2004" else decimal(found.answer)
+        return decimal(value), correct
+    states = steps[question.step]
+    chosen = states.by_key(found.key) if right else wrong_state(found, states)
+    pairs = [(c.name, value_text(chosen.choice[c.name])) for c in states.step.controls]
+    return performance(pairs, version), performance(found.example, version)
+
+
+def decimal(value: float) -> str:
+    return f"{value:.10f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def performance(pairs, version: str) -> str:
+    return ("[,]" if version == "2004" else ",").join(
+        f"{name}{'[.]' if version == '2004' else ':'}{value}" for name, value in pairs)
+
+
+def interactions(lms: LMS, version: str, count: int) -> list[dict]:
+    response = "learner_response" if version == "2004" else "student_response"
+    return [{key: lms.value(f"cmi.interactions.{n}.{key}")
+             for key in ("id", "type", response, "result", "correct_responses.0.pattern")} for n in range(count)]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_questions_score_success_and_interactions_reach_the_lms_and_survive_a_resume(
+        lms, lms_server, built_site, site_states, version):
+    """Answered once half wrong: the score (a percentage, min 0, max 100), failed below the
+    mastery score once every question is answered, one interaction per question. Left and
+    launched again from what the LMS stored, the answers show as they were; Try again and
+    every answer right raises the score, passes, and updates each question's own record."""
+    explainer = next(page for page in pages_of_kind(built_site, "explainer")
+                     if {q.kind for q in page.quiz} == {"choice", "number", "chart"})
+    resolved, step_states = quiz_of(site_states, explainer.slug)
+    total = len(resolved)
+    rights = [number > total // 2 for number in range(1, total + 1)]
+    unpacked = package(lms_server, explainer.slug, version)
+    frame = lms.launch(unpacked)
+    wait_for_quiz(lms)
+    score = "cmi.core.score" if version == "1.2" else "cmi.score"
+    success = "cmi.core.lesson_status" if version == "1.2" else "cmi.success_status"
+    for number, (found, right) in enumerate(zip(resolved, rights), start=1):
+        answer(frame, question_group(frame, number, total), found, step_states, right=right)
+        if number < total:
+            lms.wait_for(f"cmi.interactions.{number - 1}.result")
+            assert lms.value(success) in ("incomplete", "unknown"), "no verdict before every question is answered"
+    raw = round(100 * sum(rights) / total)
+    assert lms.wait_for(success, "v => v === 'failed'") == "failed"
+    assert [lms.value(f"{score}.{key}") for key in ("raw", "min", "max")] == [str(raw), "0", "100"]
+    if version == "2004":
+        assert float(lms.value("cmi.score.scaled")) == pytest.approx(raw / 100, abs=1e-4)
+        assert lms.value("cmi.scaled_passing_score") == "", "the page's own mastery score applies"
+    response = "learner_response" if version == "2004" else "student_response"
+    expected = [{"id": found.id, "type": TYPE[found.question.kind], response: responses(found, right, version, step_states)[0],
+                 "result": RESULT[version][right], "correct_responses.0.pattern": responses(found, right, version, step_states)[1]}
+                for found, right in zip(resolved, rights)]
+    assert interactions(lms, version, total) == expected
+    if version == "2004":  # the question's legend, as text
+        assert [lms.value(f"cmi.interactions.{n}.description") for n in range(total)] == \
+            [text_of(found.legend) for found in resolved]
+    lms.leave()
+
+    elements = [LOCATION[version], "cmi.suspend_data", f"{score}.raw", f"{score}.min", f"{score}.max", success]
+    stored = {element: lms.value(element) for element in elements} | {ENTRY[version]: "resume"}
+    stored |= {f"cmi.interactions.{n}.{key}": value for n, record in enumerate(interactions(lms, version, total))
+               for key, value in record.items()}
+    # A time the bridge would never write: a record sent again on resuming would change it.
+    when = TIME[version]
+    stored |= {f"cmi.interactions.{n}.{when[0]}": when[1] for n in range(total)}
+    frame = lms.launch(unpacked, stored=stored)
+    wait_for_quiz(lms)
+    shown = frame.locator("body").evaluate("""() => ({
+        score: document.querySelector('[data-quiz-score]').innerText,
+        results: Array.from(document.querySelectorAll('#quiz fieldset'), f => f.getAttribute('data-result'))})""")
+    assert shown == {"score": f"Score: {sum(rights)} of {total}",
+                     "results": ["right" if right else "wrong" for right in rights]}
+    assert [lms.value(f"cmi.interactions.{n}.{when[0]}") for n in range(total)] == [when[1]] * total, \
+        "a resumed answer is not sent again"
+
+    frame.get_by_role("button", name="Try again", exact=True).click()
+    for number, found in enumerate(resolved, start=1):
+        answer(frame, question_group(frame, number, total), found, step_states, right=True)
+    assert lms.wait_for(f"{score}.raw", "v => v === '100'") == "100"
+    assert lms.wait_for(success, "v => v === 'passed'") == "passed"
+    expected = [{**record, response: responses(found, True, version, step_states)[0], "result": RESULT[version][True]}
+                for record, found in zip(expected, resolved)]
+    assert interactions(lms, version, total) == expected, "each question keeps one record, updated"
+    assert lms.value(f"cmi.interactions.{total}.id") == ""
+    lms.leave()
+    assert lms.errors == []

@@ -121,8 +121,12 @@ def test_article_json_ld_matches_the_page(published):
     assert article["isPartOf"]["url"] == BASE and article["isPartOf"]["name"] == "Lensa ML"
     site = load_site(CONTENT)
     [explainer] = [e for e in site.pages if e.slug == "multi-head-attention"]
-    assert [c["name"] for c in article["citation"]] == [r.title for r in explainer.references]
-    assert [c["datePublished"] for c in article["citation"]] == [str(r.year) for r in explainer.references]
+    # The works of the page's references, in their order: those its text cites.
+    listed = re.findall(r'<li id="ref-([^"]+)">', html)
+    assert sorted(listed) == sorted(explainer.cites)
+    entries = [site.bibliography.entries[key] for key in listed]
+    assert [c["name"] for c in article["citation"]] == [e.title for e in entries]
+    assert [c["datePublished"] for c in article["citation"]] == [e.year for e in entries]
 
 
 def test_faq_json_ld_is_the_common_questions(published):

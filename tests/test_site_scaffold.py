@@ -25,7 +25,7 @@ def test_init_starts_a_site_that_builds(tmp_path, capsys):
     assert main(["init", str(tmp_path / "my-site")]) == 0
     folder = tmp_path / "my-site"
     assert sorted(_files(folder)) == [
-        ".github/workflows/pages.yml", ".gitignore", "README.md", "content/site.toml",
+        ".github/workflows/pages.yml", ".gitignore", "README.md", "content/references.bib", "content/site.toml",
         "content/softmax-temperature/explainer.md", "content/softmax-temperature/model.py",
         "content/softmax-temperature/steps/01-temperature.md", "content/softmax-temperature/steps/02-spread.md",
         "requirements.txt"]

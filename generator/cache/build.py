@@ -11,9 +11,11 @@ changing it, or touching it, reuses everything. What each key covers:
   recompute and an edited shared helper recomputes exactly the pages that import it;
 - charts: the states' key and the site's labels (the data tables' words): the
   charts and tables interned for the page's data;
-- prose: every file of the page's folder, and its states' key;
-- page: the folder, its states' key, site.toml, the theme's files, the asset
-  names and the titles of every page (the series navigation shows them all).
+- prose: every file of the page's folder, its states' key and the bibliography
+  (citations name its entries);
+- page: the folder, its states' key, site.toml, the bibliography, the theme's
+  files, the asset names and the titles of every page (the series navigation
+  shows them all).
 
 Generator code is not part of these keys: the dev server starts a fresh cache
 whenever generator/ changes.
@@ -130,16 +132,19 @@ class BuildCache:
         stored = self._stored_keys.get(source.slug)
         return self._get("charts", source.slug, key, make, _digest(stored, labels) if stored else None, accept)
 
-    def prose(self, source, make: Callable[[], T]) -> T:
+    def prose(self, source, make: Callable[[], T], markup: str = "") -> T:
+        """A page's text; `markup` is what its HTML depends on besides the page (the bibliography)."""
         return self._get("prose", source.slug, _digest(self._folder(source.path),
-                                                        self._states_keys.get(source.slug, "")), make)
+                                                        self._states_keys.get(source.slug, ""), markup), make)
 
     def page(self, source, site, theme, assets: dict[str, str], make: Callable[[], T],
              kind: str = "page") -> T:
         """A page's outputs; `kind` names another output made from the same
         inputs (its inline data, its single-file copy), kept beside it."""
         series = [(page.slug, page.title, page.subtitle) for page in site.pages]
+        bibliography = site.bibliography.digest if site.bibliography else ""
         key = _digest(self._folder(source.path), self._states_keys.get(source.slug, ""), _read(site.config.path),
+                      bibliography,
                       theme.name, *(self._folder(folder) for folder in theme.chain), repr(sorted(assets.items())),
                       repr(series))
         return self._get(kind, source.slug, key, make)

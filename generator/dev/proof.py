@@ -18,6 +18,7 @@ from ..errors import ContentError, Problem
 from ..kinds import kind_of
 from ..load.content import load_site
 from ..load.schema import did_you_mean
+from ..render.extensions import plain_text_of
 from ..render.prose import markdown_renderer, render_prose
 from ..site import ProofSection, ProofText
 
@@ -35,7 +36,7 @@ def proofread(content_dir: Path, slugs: list[str], part: int | None = None, skip
     cache.begin()
     computed = compute_site(site, cache=cache)
     texts = render_prose(site, computed, cache)
-    to_html = markdown_renderer(cache)
+    to_html = markdown_renderer(cache, site)  # with the site's bibliography, for its citations
     cache.store()
     lines: list[str] = []
     for page in pages:
@@ -162,9 +163,10 @@ class _TextParser(html.parser.HTMLParser):
 
 def plain_text(html_text: str) -> str:
     """HTML as plain text: one line per paragraph, heading or list item, with a blank
-    line between paragraphs (not between the items of a list)."""
+    line between paragraphs (not between the items of a list); math in its plain form
+    (√d_k = 2), a citation as it reads."""
     parser = _TextParser()
-    parser.feed(html_text)
+    parser.feed(plain_text_of(html_text))
     parser.close()
     parser._end_block()
     out: list[str] = []

@@ -25,6 +25,8 @@ from ..errors import GeneratorError, display_path
 
 from .leftovers import STARTER
 
+STARTER_BIBLIOGRAPHY = "references.bib"  # the works the starter cites, added to the site's own
+
 
 @dataclass
 class Scaffolded:
@@ -34,6 +36,7 @@ class Scaffolded:
     added_to_series: bool
     placed: str = ""       # where the entry went: "at the end of the series", "after 'x'"...
     subtitle: str = ""
+    bibliography: Path | None = None  # the site's .bib file, when the starter's cited work was added to it
 
     def report(self, base: Path, command: str = "lensa") -> list[str]:
         """What was made, and what to run next (`command`: the command line as the author typed it)."""
@@ -43,6 +46,8 @@ class Scaffolded:
             lines.append(f"Added it to {display_path(self.site_file, base)}, {self.placed}.")
         else:
             lines.append(f"{display_path(self.site_file, base)} already lists it; left as it was.")
+        if self.bibliography:
+            lines.append(f"Added the work its text cites to {display_path(self.bibliography, base)}.")
         if not self.subtitle:
             lines.append("It has no subtitle yet: write one in its explainer.md (and its site.toml entry).")
         lines.append("The starter's example text (its question, introduction, key ideas and two steps) is yours "
@@ -79,14 +84,40 @@ def scaffold(content_dir: Path, slug: str, title: str | None = None, today: _dt.
         new_text, placed = _with_entry(site_file, text, table, slug, title, subtitle, after or before, bool(before))
     files = _write_folder(folder, {"__TITLE__": _escaped(title), "__SUBTITLE__": _escaped(subtitle),
                                    "__TODAY__": (today or _dt.date.today()).isoformat()})
-    if new_text is not None:
-        try:
+    bibliography = content_dir / str(table.get("bibliography") or schema.SITE["bibliography"].default)
+    before_text = bibliography.read_bytes() if bibliography.is_file() else None
+    try:
+        cited = _add_starter_works(bibliography)
+        if new_text is not None:
             _replace_file(site_file, new_text)
-        except OSError as err:
-            shutil.rmtree(folder)  # the folder was made just now, by this command
-            raise GeneratorError(f"{site_file}: cannot write it ({err.strerror or err}); "
-                                 "nothing was changed") from None
-    return Scaffolded(folder, files, site_file, new_text is not None, placed, subtitle)
+    except OSError as err:
+        shutil.rmtree(folder)  # the folder was made just now, by this command
+        if before_text is None:
+            bibliography.unlink(missing_ok=True)
+        else:
+            bibliography.write_bytes(before_text)
+        raise GeneratorError(f"{err.filename or site_file}: cannot write it ({err.strerror or err}); "
+                             "nothing was changed") from None
+    return Scaffolded(folder, files, site_file, new_text is not None, placed, subtitle,
+                      bibliography if cited else None)
+
+
+_ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s]+)\s*,")
+
+
+def _add_starter_works(bibliography: Path) -> list[str]:
+    """The starter's text cites a work: add its entry to the site's bibliography, unless a
+    work of that key is there already (the author's own stays as it is). The keys added."""
+    starter = (STARTER / STARTER_BIBLIOGRAPHY).read_text("utf-8")
+    existing = bibliography.read_text("utf-8") if bibliography.is_file() else ""
+    have = set(_ENTRY_KEY.findall(existing))
+    entries = re.split(r"\n(?=@)", starter.strip())
+    added = [entry for entry in entries if _ENTRY_KEY.match(entry) and _ENTRY_KEY.match(entry).group(1) not in have]
+    if added:
+        separator = "" if not existing else ("\n" if existing.endswith("\n") else "\n\n")
+        with bibliography.open("a", encoding="utf-8") as handle:
+            handle.write(separator + "\n\n".join(added) + "\n")
+    return [_ENTRY_KEY.match(entry).group(1) for entry in added]
 
 
 def _escaped(value: str) -> str:
@@ -218,7 +249,7 @@ def _write_folder(folder: Path, replacements: dict[str, str]) -> list[Path]:
     written = []
     try:
         for source in sorted(STARTER.rglob("*")):
-            if source.is_dir() or "__pycache__" in source.parts:
+            if source.is_dir() or "__pycache__" in source.parts or source.name == STARTER_BIBLIOGRAPHY:
                 continue
             relative = source.relative_to(STARTER)
             target = temp / relative

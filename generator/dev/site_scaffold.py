@@ -82,7 +82,7 @@ def init_site(folder: Path, title: str | None = None, *, force: bool = False, ve
             started.kept.append(content / SITE_FILE)
         elif not (content / FIRST_EXPLAINER[0]).exists():
             explainer = scaffold(content, *FIRST_EXPLAINER, today=today)
-            started.written += explainer.files
+            started.written += explainer.files + ([explainer.bibliography] if explainer.bibliography else [])
     except (OSError, GeneratorError) as err:
         _undo(started, folder if made_folder else None)
         if isinstance(err, GeneratorError):

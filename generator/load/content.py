@@ -6,14 +6,17 @@ problems in all files are collected, so an author sees every error at once.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 from ..dev.leftovers import starter_leftovers
 from ..errors import ContentError, Problem
 from ..kinds import KINDS_BY_NAME
+from ..render.citations import find_citations
 from ..site import DEFAULT_KIND, Site, SiteConfig
 from . import schema
+from .bibliography import Bibliography, load_bibliography
 from .frontmatter import load_document, parse_toml, read_text
 
 SITE_FILE = "site.toml"
@@ -48,12 +51,14 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
         warnings += _entries_without_folders(config, pages)
     texts = {path: _source(path) for page in pages for path in sorted(page.path.rglob("*.md"))}
     errors += _check_page_links(pages, texts)
+    bibliography = _bibliography(content_dir, config, errors) if config else None
+    errors += _check_citations(pages, texts, bibliography, kinds, warnings)
     if config:  # text `new` wrote that the author has not replaced yet: --strict refuses it
         warnings += starter_leftovers(pages, texts, config.path, _source(config.path))
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
-    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings)
+    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings, bibliography=bibliography)
 
 
 def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):
@@ -160,6 +165,80 @@ def _check_page_links(pages: list, texts: dict[Path, str]) -> list[Problem]:
                 errors.append(Problem(path, f"a link to 'page:{slug}' names no page of the site{hint}",
                                       text.count("\n", 0, match.start(1)) + 1))
     return errors
+
+
+def _bibliography(content_dir: Path, config: SiteConfig, errors: list[Problem]) -> Bibliography | None:
+    """The site's BibTeX file, or None when it has none (the default file name, absent)."""
+    path = content_dir / config.bibliography
+    if not present(path):
+        if config.bibliography != schema.SITE["bibliography"].default:
+            errors.append(Problem(config.path, f"{config.bibliography} is not in {content_dir}: add the file or "
+                                  "leave 'bibliography' out", schema.line_of(_source(config.path), "bibliography"),
+                                  "bibliography"))
+        return None
+    return load_bibliography(path, errors)
+
+
+def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliography | None, kinds: dict,
+                     warnings: list[Problem]) -> list[Problem]:
+    """Each page's citations, in its Markdown files (`texts`), as they will render: an unknown key
+    is an error at its file and line, with the nearest key; the keys each page cites are kept
+    on it (page.cites) for its reference list; a work no page cites nor lists is a warning."""
+    errors: list[Problem] = []
+    entries = bibliography.entries if bibliography else {}
+    used: set[str] = set()
+    for page in pages:
+        cited: dict[str, None] = {}
+        for path, text in texts.items():
+            if "@" not in text or not path.is_relative_to(page.path):
+                continue
+            for key, line in _citations_in(text, bool(entries)):
+                if key in entries:
+                    cited[key] = None
+                elif not entries:
+                    errors.append(Problem(path, f"cites {key!r}, but the site has no bibliography "
+                                          f"(content/references.bib)", line))
+                else:
+                    near = bibliography.closest(key)
+                    errors.append(Problem(path, f"unknown citation key {key!r}"
+                                          + (f" (did you mean {near!r}?)" if near else ""), line))
+        page.cites = list(cited)
+        main = page.path / kinds[page.kind].main_file
+        for key in page.further_reading:
+            if key not in entries:
+                near = bibliography.closest(key) if bibliography else None
+                errors.append(Problem(main, f"further_reading names {key!r}, which is not in the bibliography"
+                                      + (f" (did you mean {near!r}?)" if near else ""),
+                                      schema.line_of(_source(main), "further_reading"), "further_reading"))
+        used.update(page.cites, page.further_reading)
+    for key, entry in entries.items():
+        if key not in used:
+            warnings.append(Problem(bibliography.path, f"entry {key!r} is cited by no page: cite it as [@{key}] "
+                                    "or list it in a page's further_reading", entry.line))
+    return errors
+
+
+@functools.lru_cache(maxsize=1024)  # by the text: a rebuild reads every file again, most unchanged
+def _citations_in(text: str, narrative: bool) -> tuple[tuple[str, int], ...]:
+    """(key, line) of every work a Markdown file cites, as the render stage will read it."""
+    found = []
+    for citation in find_citations(_without_comments(text), narrative=narrative):
+        line = text.count("\n", 0, citation.start) + 1
+        found += [(item.key, line) for item in citation.items]
+    return tuple(found)
+
+
+_FRONT_MATTER_COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.M)
+
+
+def _without_comments(text: str) -> str:
+    """The text with the whole-line comments of its TOML front matter blanked (lines keep
+    their numbers): a comment may show the syntax of a citation without citing."""
+    if not text.startswith("+++"):
+        return text
+    end = text.find("\n+++", 3)
+    end = len(text) if end < 0 else end
+    return _FRONT_MATTER_COMMENT.sub("", text[:end]) + text[end:]
 
 
 def _series_order(config: SiteConfig, pages: list) -> list:

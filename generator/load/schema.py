@@ -203,6 +203,8 @@ LABELS = {
     "questions": Option((str,), "Heading of the common questions.", default="Common questions"),
     "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),
     "references": Option((str,), "Heading of the references.", default="References"),
+    "bibtex": Option((str,), "Disclosure under each work of the references that shows its BibTeX.",
+                     default="BibTeX"),
     "updated": Option((str,), "Text before the last-updated date.", default="Last updated"),
     "date_format": Option((str,), "How a date is written; {day}, {month} (a name from months) and {year} "
                           "are replaced.", default="{day} {month} {year}",
@@ -269,7 +271,8 @@ LABELS = {
                                      "site. Open the page from its web address to get one that works anywhere."),
     "embed_state": Option((str,), "Option to open the embedded figure in the state shown.",
                           default="Open in the state shown"),
-    "copy_code": Option((str,), "Button that copies the iframe code.", default="Copy code"),
+    "copy_code": Option((str,), "Button that copies the iframe code, a block of code or a work's BibTeX.",
+                        default="Copy code"),
     "copied": Option((str,), "Confirms the iframe code was copied.", default="Copied."),
     "copy_failed": Option((str,), "Shown when the browser refuses to copy.",
                           default="The code is selected: press Ctrl+C (⌘C on a Mac) to copy it."),
@@ -349,12 +352,69 @@ SITE = {
                    "explainer links to, with that page's title and description; it must be a folder of "
                    "content/. Leave it out for no box.", default="", check=lambda v: check_slug(v) if v else None),
     "extra": Option((list,), "Related explainers outside the numbered series.", default=[], item=SERIES_ENTRY),
+    "bibliography": Option(
+        (str,), "The site's bibliography: a BibTeX file in content/, the works every page may cite in its text "
+        "as [@key] (docs/authoring.md, Citations). Each page's references list the works it cites and those its "
+        "further_reading names. A duplicate key or an entry that cannot be read is an error; an entry no page "
+        "cites is a warning. When the default file does not exist, the site has no bibliography.",
+        default="references.bib", check=lambda v: None if v.endswith(".bib") and "/" not in v.strip("/")
+        else f"expected a .bib file name in content/, found {v!r}",
+    ),
     "licence": Option(
         (str,), "The terms on which readers may reuse the site's figures, e.g. 'CC BY 4.0: share and adapt with "
         "credit'. Shown as the last line of every figure (Download figure, and the pages of figures), and in "
         "their citations (docs/figures.md). Leave it out to say nothing about reuse.", default="",
     ),
 }
+
+# A page's works from the site's bibliography that its text does not cite.
+FURTHER_READING = Option((list,), "Keys of works in the site's bibliography to list in the page's references "
+                         "though its text does not cite them.", default=[],
+                         check=lambda v: None if all(isinstance(key, str) for key in v)
+                         else f"expected a list of bibliography keys, found {v!r}")
+
+# "Check your understanding" (kinds/explainer/quiz/, docs/authoring.md): its words, and the
+# score a learner needs to pass, which SCORM packages report against (docs/lms.md).
+QUIZ_LABELS = {
+    "quiz": Option((str,), "Heading of an explainer's questions (the quiz/ folder).",
+                   default="Check your understanding"),
+    "quiz_intro": Option((str,), "The line under that heading.",
+                         default="Answer from what the charts show. Each answer links to the state that shows why."),
+    "quiz_question": Option((str,), "Names each question; {n} and {total} are replaced.",
+                            default="Question {n} of {total}", check=placeholders("n", "total")),
+    "quiz_check": Option((str,), "The button that checks an answer.", default="Check"),
+    "quiz_check_chart": Option((str,), "The button that checks the state of the chart a question asks for.",
+                               default="Check the chart"),
+    "quiz_task": Option((str,), "Link to the step whose controls a question asks the reader to set; {n} and "
+                        "{title} are replaced.", default="Set the controls in step {n}: {title}",
+                        check=placeholders("n", "title")),
+    "quiz_your_answer": Option((str,), "Label of the box for a number.", default="Your answer"),
+    "quiz_right": Option((str,), "Starts the feedback on a right answer.", default="Right."),
+    "quiz_wrong": Option((str,), "Starts the feedback on a wrong answer.", default="Not quite."),
+    "quiz_choose": Option((str,), "Shown when Check is pressed with no option chosen.",
+                          default="Choose an answer first."),
+    "quiz_number": Option((str,), "Shown when Check is pressed with no number in the box.",
+                          default="Type a number first."),
+    "quiz_explain": Option((str,), "Link from a question to the state that shows its answer; {n} and {title} "
+                           "(the step's) are replaced.", default="See it in step {n}: {title}",
+                           check=placeholders("n", "title")),
+    "quiz_score": Option((str,), "The reader's score; {right} and {total} are replaced.",
+                         default="Score: {right} of {total}", check=placeholders("right", "total")),
+    "quiz_try_again": Option((str,), "The button that clears every answer for a new attempt.", default="Try again"),
+    "quiz_show_answer": Option((str,), "Opens a question's answer where scripts are off.",
+                               default="Show the answer"),
+    "quiz_answer": Option((str,), "The answer, where scripts are off; {answer} is replaced.",
+                          default="Answer: {answer}", check=placeholders("answer")),
+    "quiz_chart_answer": Option((str,), "An answer to a question about the chart, where scripts are off; {n} "
+                                "and {choices} (each control and its value) are replaced.",
+                                default="One answer: step {n} with {choices}", check=placeholders("n", "choices")),
+}
+LABELS.update({key: option if option.check else replace(option, check=nonempty)
+               for key, option in QUIZ_LABELS.items()})
+SITE["mastery_score"] = Option(
+    (int,), "The share of a page's questions (Check your understanding) a learner must answer right to pass, in "
+    "percent. SCORM packages report passed or failed against it, and tell the LMS (docs/lms.md).", default=80,
+    check=lambda v: None if 0 < v <= 100 else f"expected a percentage from 1 to 100, found {v}")
 
 REFERENCE = {
     "authors": Option((str,), "Authors as they should be cited.", required=True, check=nonempty),

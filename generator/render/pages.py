@@ -9,11 +9,12 @@ from functools import partial
 from urllib.parse import quote
 
 from ..cache.build import BuildCache
-from ..errors import ContentError
+from ..errors import ContentError, MarkupError, Problem
 from ..kinds import kind_of
 from ..site import Page, RenderContext, Site
 from . import seo
 from .links import resolve_page_links
+from .extensions import located
 from .prose import markdown_renderer
 from .theme import Theme
 from .urls import INDEX, NOT_FOUND, ROOT_FOLDERS, Urls
@@ -24,15 +25,23 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
     """Every page; with a cache, a content page whose inputs are unchanged is reused."""
     cache = cache or BuildCache()
     _check_runtimes(site, theme)
-    context = RenderContext(site, theme, assets, cache, markdown_renderer(cache),
-                            partial(Urls, base_url=site.config.base_url, assets=assets))
+    to_html = markdown_renderer(cache, site)
+    context = RenderContext(site, theme, assets, cache, to_html,
+                            partial(Urls, base_url=site.config.base_url, assets=assets), to_html.extensions)
     pages = [_index_page(context), _not_found_page(context)]
     slugs = {source.slug for source in site.pages}
+    errors: list[Problem] = []
     for source in site.pages:
-        rendered = cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
-            source, computed[source.slug], prose[source.slug], context))
+        try:
+            rendered = cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
+                source, computed[source.slug], prose[source.slug], context))
+        except MarkupError as err:  # math or a citation in a text the page renders itself (an intro)
+            errors.append(located(err, source.path))
+            continue
         pages += [replace(page, html=resolve_page_links(page.html, page.path, slugs, site.root / source.slug))
                   for page in rendered]
+    if errors:
+        raise ContentError(errors)
     return pages
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 import markdown
@@ -23,11 +24,12 @@ from markdown.extensions.tables import TableExtension
 
 from ..cache.build import BuildCache
 from ..cache.disk import digest, kept
-from ..errors import ContentError, Problem
+from ..errors import ContentError, MarkupError, Problem
 from ..kinds import kind_of
 from ..site import Site
 from ..compute.formats import minus
 from . import markup
+from .extensions import TextExtensions, located
 from .markup import UnsafeHtml, check_html
 from .templating import make_env
 
@@ -43,16 +45,17 @@ class MarkdownRenderer:
     is shared by every renderer (the output depends only on the text), in memory
     for the rest of the process and on disk for the next build."""
 
-    def __init__(self, memory: dict | None = None):
+    def __init__(self, memory: dict | None = None, extensions: TextExtensions | None = None):
         self._md = None  # made on first use: a renderer whose texts are all kept needs none
         self._memory = memory  # a memo table of the build cache, or None: the disk alone
+        self.extensions = extensions or TextExtensions()  # math, citations and code (render/extensions.py)
 
     def __call__(self, text: str, source: Path | None = None) -> str:
         """The HTML of a Markdown text from the file `source`: HTML that prose may not hold
         (markup.py) is an error at that file, at the first line that shows it."""
         try:
-            return kept("markdown", digest(_MARKDOWN_VERSION, markup.RULES, text), lambda: self._convert(text),
-                        self._memory)
+            return kept("markdown", digest(_MARKDOWN_VERSION, markup.RULES, self.extensions.key, text),
+                        lambda: self._convert(text), self._memory)
         except UnsafeHtml as err:
             if source is None:
                 raise
@@ -60,7 +63,8 @@ class MarkdownRenderer:
 
     def _convert(self, text: str) -> str:
         if self._md is None:
-            self._md = markdown.Markdown(extensions=[make() for make in _MARKDOWN_EXTENSIONS], output_format="html")
+            extensions = [make() for make in _MARKDOWN_EXTENSIONS] + self.extensions.extensions(_MARKER)
+            self._md = markdown.Markdown(extensions=extensions, output_format="html")
         html = self._md.reset().convert(text)
         check_html(html)  # before it is kept: what is kept was checked
         return html
@@ -126,6 +130,7 @@ class TextRenderer:
     html_env: jinja2.Environment
     text_env: jinja2.Environment
     to_html: MarkdownRenderer
+    plain: Callable[[str], str] = str   # a plain text (a summary) with its math and citations in plain forms
     slots_name: str = _SLOTS
     marker: re.Pattern = _MARKER
 
@@ -137,32 +142,37 @@ def _shown(value):
     return value
 
 
-def text_renderer(cache: BuildCache | None = None) -> TextRenderer:
+def text_renderer(cache: BuildCache | None = None, site: Site | None = None) -> TextRenderer:
     templates = cache.memo("templates") if cache else None
+    to_html = markdown_renderer(cache, site)
     return TextRenderer(make_env(autoescape=True, finalize=_to_slot, memory=templates, prose=True),
                         make_env(autoescape=False, finalize=_shown, memory=templates, prose=True),
-                        markdown_renderer(cache))
+                        to_html, to_html.extensions.plain)
 
 
-def markdown_renderer(cache: BuildCache | None = None) -> MarkdownRenderer:
-    """A renderer that keeps what it made in the build cache's memory, as well as on disk."""
-    return MarkdownRenderer(cache.memo("markdown", limit=20_000) if cache else None)
+def markdown_renderer(cache: BuildCache | None = None, site: Site | None = None) -> MarkdownRenderer:
+    """A renderer that keeps what it made in the build cache's memory, as well as on disk; with
+    the site's bibliography for its citations."""
+    return MarkdownRenderer(cache.memo("markdown", limit=20_000) if cache else None,
+                            TextExtensions.of(site) if site else None)
 
 
 def render_prose(site: Site, computed: dict, cache: BuildCache | None = None) -> dict:
     """The text of every state of every page, as its kind renders it; with a
     cache, a page whose folder is unchanged is not rendered again."""
     cache = cache or BuildCache()
-    text = text_renderer(cache)
+    text = text_renderer(cache, site)
     errors: list[Problem] = []
     result = {}
     for page in site.pages:
         def make(page=page):
             return kind_of(page).render_text(page, computed[page.slug], text)
         try:
-            result[page.slug] = cache.prose(page, make)
+            result[page.slug] = cache.prose(page, make, text.to_html.extensions.key)
         except ContentError as err:
             errors += err.problems
+        except MarkupError as err:  # math or a citation: found at its file and line
+            errors.append(located(err, page.path))
     if errors:
         raise ContentError(errors)
     return result

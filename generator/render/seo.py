@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 from markupsafe import Markup
 
 from ..site import Site
+from .extensions import plain_text_of
 from .payload import script_json
 from .urls import ROBOTS, SITEMAP
 
@@ -59,8 +60,9 @@ def index_head(site: Site) -> Head:
                 json_ld=[script_json(website, keep_order=True)])
 
 
-def article_head(site: Site, explainer, questions: list[tuple[str, str]]) -> Head:
-    """questions: (question HTML, answer HTML) pairs, exactly as the page shows them."""
+def article_head(site: Site, explainer, questions: list[tuple[str, str]], references=()) -> Head:
+    """questions: (question HTML, answer HTML) pairs, exactly as the page shows them;
+    references: the page's reference list (render/citations.py's ReferenceView)."""
     config = site.config
     if not config.base_url:
         return Head()
@@ -75,8 +77,8 @@ def article_head(site: Site, explainer, questions: list[tuple[str, str]]) -> Hea
     }
     if description:
         article["description"] = description
-    if explainer.references:
-        article["citation"] = [_citation(ref) for ref in explainer.references]
+    if references:
+        article["citation"] = [_citation(ref) for ref in references]
     documents = [article]
     if questions:
         documents.append({
@@ -131,8 +133,9 @@ def site_files(site: Site, pages) -> dict[str, bytes]:
 
 
 def plain_text(html: str) -> str:
-    """Visible text of an HTML fragment, entities decoded and whitespace collapsed."""
-    return Markup(html).striptags()
+    """Visible text of an HTML fragment, entities decoded and whitespace collapsed; math in
+    its plain form, citations as they read (without their cards)."""
+    return Markup(plain_text_of(html)).striptags()
 
 
 def _previews(site: Site, url: str, title: str, description: str, kind: str) -> list[tuple[str, str, str]]:
@@ -148,8 +151,7 @@ def _previews(site: Site, url: str, title: str, description: str, kind: str) -> 
 
 
 def _citation(ref) -> dict:
-    work = {"@type": "CreativeWork", "name": ref.title, "author": ref.authors,
-            "datePublished": str(ref.year)}
+    work = {"@type": "CreativeWork", "name": ref.title, "author": ref.names, "datePublished": ref.year}
     if ref.url:
         work["url"] = ref.url
     return work

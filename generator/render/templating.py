@@ -197,3 +197,21 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
     def _remember(self, bucket) -> None:
         if self._memory is not None:
             self._memory[(self.directory, bucket.key, bucket.checksum)] = bucket.code
+
+
+# --- Expressions -----------------------------------------------------------------------------
+# A question's answers and goal (kinds/explainer/quiz/) are Jinja expressions over a state's
+# values ("top_key", "entropy < 2"), as prose writes them between {{ }}. Content is data: they
+# run in an immutable sandbox, with the prose's filters and StrictUndefined, so a name the
+# state lacks is an error rather than an empty answer.
+_EXPRESSIONS: jinja2.Environment | None = None
+
+
+def compile_expression(source: str):
+    """A callable that evaluates `source` with a state's values as keyword arguments.
+    Raises jinja2.TemplateSyntaxError for an expression that does not parse."""
+    global _EXPRESSIONS
+    if _EXPRESSIONS is None:
+        _EXPRESSIONS = jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+        _EXPRESSIONS.filters.update(JINJA_FILTERS)
+    return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)

@@ -2,7 +2,12 @@
 tests/content/: controls found by role and visible name, readouts, prose and
 data tables read as they are shown, and charts read as Plotly drew them."""
 import json
+import functools
 import re
+
+from generator.render.extensions import plain_text_of
+
+from ..conftest import CONTENT
 
 
 def open_explainer(watch, out, slug):
@@ -19,10 +24,26 @@ def readouts(section):
     return [text for tag, text in cells if tag == "DT"], [text for tag, text in cells if tag == "DD"]
 
 
+def as_read(text: str) -> str:
+    """HTML (or an author's Markdown) with math in its plain form and citations as their text:
+    what a reader reads, before tags and spacing are dropped."""
+    return plain_text_of(_series_markup().plain(text) if "@" in text or "$" in text else text)
+
+
 def normalise(html_text):
-    """HTML as text with its tags and spacing gone, so that the page's prose and
-    the prose rendered in Python compare whatever the markup's whitespace."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html_text).replace("&amp;", "&").split())
+    """HTML (or an author's Markdown) as text with its tags and spacing gone, so that the
+    page's prose and the prose rendered in Python compare whatever the markup's whitespace:
+    as a reader reads it, math in its plain form (√d_k), a citation as its text, "(Vaswani et
+    al., 2017)", without its card."""
+    return " ".join(re.sub(r"<[^>]+>", " ", as_read(html_text)).replace("&amp;", "&").split())
+
+
+@functools.lru_cache(maxsize=1)
+def _series_markup():
+    from generator.load.bibliography import load_bibliography
+    from generator.render.extensions import TextExtensions
+
+    return TextExtensions(load_bibliography(CONTENT / "references.bib", []))
 
 
 def step_rows(computed, number, text=normalise):
@@ -256,3 +277,30 @@ def wait_until_drawn(section, timeout_ms=10_000):
             else requestAnimationFrame(check);
         })();
     })""", timeout_ms)
+
+
+def check_references(source, text: str) -> None:
+    """A page's references are exactly the works its text cites (the build checks each
+    citation's key), each named in the text as a reader reads it ("Vaswani et al., 2017",
+    "Vaswani et al. (2017)" or, after its authors, "(2017)")."""
+    from generator.load.bibliography import load_bibliography
+    from generator.render.extensions import TextExtensions
+
+    errors: list = []
+    bibliography = load_bibliography(source.path.parent / "references.bib", errors)
+    assert errors == []
+    listed = TextExtensions(bibliography).references([*source.cites, *source.further_reading])
+    assert source.cites and not source.further_reading and not source.references
+    text = normalise(text)  # an author's Markdown in it (an intro) as it reads
+    assert {ref.key for ref in listed} == set(source.cites)
+    for ref in listed:
+        authors, year = ref.cited_as.rsplit(", ", 1)
+        assert re.search(rf"{re.escape(authors)},? \(?{year}\b", text), f"{ref.cited_as} is not named in the text"
+
+
+def reference_entries(source) -> list:
+    """The works of a page's references: (title, year) of each entry it cites."""
+    from types import SimpleNamespace
+
+    entries = _series_markup().bibliography.entries
+    return [SimpleNamespace(title=entries[key].title, year=int(entries[key].year)) for key in source.cites]

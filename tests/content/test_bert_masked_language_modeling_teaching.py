@@ -11,6 +11,7 @@ import pytest
 from .test_bert_masked_language_modeling_figures import SLUG, computed  # noqa: F401  (the fixture)
 from .test_bert_masked_language_modeling_model import model  # noqa: F401  (the toy, from content/)
 from .reader import normalise as _text  # the text a reader sees of some HTML
+from .reader import check_references, reference_entries
 
 
 @pytest.fixture(scope="module")
@@ -244,13 +245,7 @@ def test_step5_largest_part_and_growth(page, model):  # noqa: F811
 # --- References -------------------------------------------------------------------------------------
 
 def test_every_cited_work_is_referenced(page):
-    explainer = page[0]
-    text = _everything(page)
-    cited = set(re.findall(r"([A-Z][a-z]+)(?: et al\.)?,? \(?((?:19|20)\d\d)\b", text))
-    surnames = {(ref.authors.split(",")[0].split()[-1], ref.year) for ref in explainer.references}
-    cited = {(name, int(year)) for name, year in cited}
-    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
-    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+    check_references(page[0], _everything(page))
 
 
 def test_no_hyphen_for_a_minus_sign(page):
@@ -311,7 +306,7 @@ def test_step2_two_points_of_bert_kept_apart(page):
     assert "as ELMo does (Peters et al., 2018), leaks nothing" in deeper
     assert "strictly less powerful than a deep bidirectional model" in deeper and "(Section 5.1)" in deeper
     assert "reach itself indirectly" in deeper and "(Section 3.1)" in deeper
-    assert any(r.title == "Deep Contextualized Word Representations" for r in explainer.references)
+    assert any(r.title == "Deep Contextualized Word Representations" for r in reference_entries(explainer))
 
 
 def test_the_loss_is_counted_at_every_chosen_position(page, model):  # noqa: F811

@@ -8,10 +8,12 @@ import re
 import numpy as np
 import pytest
 
+
 from generator.render import charts
 
 from ..conftest import page_states
 from .reader import step_row, step_rows
+from .reader import as_read
 
 SLUG = "cross-attention"
 TITLES = ["Looking Across", "Where Q, K and V Come From", "Two Kinds of Attention in the Decoder", "Alignment",
@@ -26,7 +28,7 @@ def computed(site_states):
 
 def _text(html):
     """The text a reader sees: tags dropped, spaces normalised, none before punctuation."""
-    text = " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").split())
+    text = " ".join(re.sub(r"<[^>]+>", " ", as_read(html)).replace("&amp;", "&").split())
     return re.sub(r"\( ", "(", re.sub(r" ([,.;:)])", r"\1", text))
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from .test_mha_model import model  # noqa: F401  (the toy model, imported from content/)
 from .reader import normalise as _text  # the text a reader sees of some HTML
+from .reader import check_references, reference_entries
 
 LAYER = 4  # the four-head layer of steps 4 to 6
 
@@ -77,7 +78,7 @@ def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
     assert concat != gemma["d_model"]  # the page's counterexample is one
     deeper = _part(page, 4, "deeper")
     assert f"{concat:,} numbers per token" in deeper
-    assert f"{concat:,}×{gemma['d_model']:,} W_O" in deeper  # sizes with thousands separators, as counts
+    assert f"{concat:,}×{gemma['d_model']:,} W^O" in deeper  # sizes with thousands separators, as counts
     assert f"width of {gemma['d_model']:,}" in deeper
     # W_O of (h·d_head) × d_model: Gemma's attention layer is 4·d_model·concat weights.
     assert model.attention_params(gemma["d_model"], gemma["heads"], gemma["d_head"]) == 4 * gemma["d_model"] * concat
@@ -110,8 +111,9 @@ def test_the_page_says_reshape_then_transpose(page):
     deeper = _part(page, 2, "deeper")
     assert deeper.index("(length, heads, d_k)") < deeper.index("transpose to (heads, length, d_k)")
     explainer = page[0]
-    assert explainer.questions.index("(batch, length, heads, d_k)") < explainer.questions.index("(batch, heads, length, d_k)")
-    assert "reshaped to (batch, heads" not in explainer.questions
+    questions = _text(explainer.questions)
+    assert questions.index("(batch, length, heads, d_k)") < questions.index("(batch, heads, length, d_k)")
+    assert "reshaped to (batch, heads" not in questions
 
 
 # Item 4: Voita et al.'s positional heads look at the previous or the next token.
@@ -247,14 +249,7 @@ def test_formulas_state_their_conditions(page, model):  # noqa: F811
 # Every work the page names is in its references, and every reference is used.
 
 def test_every_cited_work_is_referenced(page):
-    explainer = page[0]
-    text = _everything(page)
-    cited = set(re.findall(r"([A-Z][a-z]+|Gemma Team)(?: et al\.)?,? \(?((?:19|20)\d\d)\)?", text))
-    firsts = [(ref.authors.split(",")[0], ref.year) for ref in explainer.references]
-    surnames = {(first if first.endswith("Team") else first.split()[-1], year) for first, year in firsts}
-    cited = {(name, int(year)) for name, year in cited}
-    assert cited <= surnames, f"cited but not in the references: {cited - surnames}"
-    assert surnames <= cited, f"in the references but never cited: {surnames - cited}"
+    check_references(page[0], _everything(page))
 
 
 def test_step6_positional_head_sends_most_of_the_rest_to_the_neighbours(page, model):  # noqa: F811
@@ -307,9 +302,9 @@ def test_grouped_query_attention_in_llama_is_said_as_the_papers_give_it(page):
     explainer = page[0]
     intro = _text(explainer.intro)
     assert "Llama 2 uses it in its two largest models, 34B and 70B, of which only the 70B was released " \
-           "(Touvron et al., 2023, Appendix A.2.1)" in intro
+           "(Touvron et al., 2023a, Appendix A.2.1)" in intro  # 2023a: two works of theirs in 2023
     assert "Llama 3 in all three of its sizes, 8B, 70B and 405B (Grattafiori et al., 2024, Table 3)" in intro
-    titles = {ref.title for ref in explainer.references}
+    titles = {ref.title for ref in reference_entries(explainer)}
     assert {"Llama 2: Open Foundation and Fine-Tuned Chat Models", "The Llama 3 Herd of Models"} <= titles
 
 

@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+
 from ..conftest import page_states
+from .reader import as_read
 
 SLUG = "self-attention"
 TOKENS = ["The", "cat", "sat", "on", "the", "mat"]
@@ -27,7 +29,7 @@ def fixed(value, digits):
 
 
 def _text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&amp;", "&").replace("&quot;", '"')
+    return " ".join(re.sub(r"<[^>]+>", " ", as_read(html)).replace("&amp;", "&").replace("&quot;", '"')
                     .replace("&#34;", '"').replace("&#39;", "'").split())
 
 

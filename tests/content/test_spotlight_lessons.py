@@ -22,6 +22,7 @@ import pytest
 
 from ..conftest import CONTENT
 from .reader import normalise as _spaced
+from .reader import check_references
 
 LIB = CONTENT / "_lib"
 if str(LIB) not in sys.path:
@@ -458,12 +459,7 @@ def test_a_spotlight_is_attention_the_model_never_trained_with(game, trained):
 def test_every_work_cited_is_in_the_references_and_every_reference_is_cited(game):
     source, _, text = game
     everything = " ".join([intro(game), model_note(game)] + [normalise(r.lesson) for r in text.rounds])
-    # Citations are written "(Bock and Miller, 1991; Nicol, Forster and Veres, 1997)": first author, year.
-    cited = {(part.split()[0].strip(","), part.strip()[-4:])
-             for group in re.findall(r"\(([^()]*\d{4})\)", everything) for part in group.split(";")}
-    listed = {(ref.authors.split(",")[0].split()[-1], str(ref.year)) for ref in source.references}
-    assert listed <= cited, listed - cited
-    assert cited <= listed, cited - listed
+    check_references(source, everything)
 
 
 # ---- Issue 35: what the page announces names every answer as a reader says it ---------------------

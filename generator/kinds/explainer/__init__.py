@@ -6,7 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import PageKind
+from ...errors import ContentError
 from . import compute, content, pages, proof, schema, text
+from .quiz import ExplainerText
+from .quiz.answers import resolve_quiz
+from .quiz.schema import QUESTION
 
 
 class ExplainerKind(PageKind):
@@ -21,6 +25,7 @@ class ExplainerKind(PageKind):
         "Each `[[readouts]]` entry of a step": schema.READOUT,
         "The `[chart]` table of a step": schema.CHART,
         "Each `[[charts]]` entry of a step": schema.CHARTS_ITEM,
+        "Question front matter (`quiz/NN-name.md`)": QUESTION,
     }
 
     def load(self, folder: Path, warnings: list) -> content.Explainer:
@@ -39,14 +44,29 @@ class ExplainerKind(PageKind):
     def warnings(self, computed) -> list:
         return [warning for step in computed for warning in step.warnings]
 
-    def render_text(self, source, computed, renderer) -> list[text.StepProse]:
-        return text.render_explainer_text(source, computed, renderer)
+    def render_text(self, source, computed, renderer) -> ExplainerText:
+        """Each step's prose, and the questions resolved against the states (their text is prose too)."""
+        problems = []
+        try:
+            steps = text.render_explainer_text(source, computed, renderer)
+        except ContentError as err:  # the questions' problems are reported with the steps'
+            problems, steps = err.problems, []
+        try:
+            resolved = resolve_quiz(source, computed, renderer)
+        except ContentError as err:
+            problems, resolved = problems + err.problems, []
+        if problems:
+            raise ContentError(problems)
+        return ExplainerText(steps, resolved)
 
     def render(self, source, computed, texts, context):
         return pages.render_explainer(source, computed, texts, context)
 
     def state_count(self, computed) -> int:
         return sum(len(step.states) for step in computed)
+
+    def scored(self, source) -> int:
+        return len(source.quiz)
 
     def proof(self, source, computed, texts, to_html):
         return proof.explainer_proof(source, computed, texts, to_html)

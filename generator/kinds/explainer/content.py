@@ -13,6 +13,7 @@ from ...load.content import collect, present
 from ...load.frontmatter import load_document, parse_document, read_text
 from ...render import charts as chart_kinds
 from .. import PageSource, Reference
+from .quiz.content import load_quiz
 from .schema import CHART, EXPLAINER, READOUT, STEP
 
 MAIN_FILE = "explainer.md"
@@ -86,6 +87,7 @@ class Explainer(PageSource):
     key_ideas: str = ""
     questions: str = ""
     steps: list[Step] = field(default_factory=list)
+    quiz: list = field(default_factory=list)  # the questions of quiz/ (quiz/content.py's Question)
 
     @property
     def model_path(self) -> Path:
@@ -122,14 +124,16 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
         step = collect(errors, lambda: load_step(step_path, number, warnings))
         if step:
             steps.append(step)
+    quiz = collect(errors, lambda: load_quiz(folder, steps, warnings)) if len(steps) == len(step_files) else []
     if errors:
         raise ContentError(errors)
     return Explainer(
         kind="explainer", path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
         description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
-        references=[Reference(**ref) for ref in meta["references"]], question=meta["question"],
+        references=[Reference(**ref) for ref in meta["references"]],
+        further_reading=list(meta["further_reading"]), question=meta["question"],
         intro=doc.parts.get("intro", ""), key_ideas=doc.parts.get("key-ideas", ""),
-        questions=doc.parts.get("questions", ""), steps=steps,
+        questions=doc.parts.get("questions", ""), steps=steps, quiz=quiz or [],
     )
 
 

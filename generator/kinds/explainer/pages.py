@@ -23,6 +23,7 @@ from .compute import StepStates
 from .content import MAIN_FILE, Control, Explainer, Step, value_text
 from .figures import render_figures
 from .payload import ChartPayload, chart_payload, explainer_payload, step_payload
+from .quiz.view import quiz_view
 from .text import StepProse
 
 # Room an embedded step needs besides its chart, in CSS pixels at a typical course-page
@@ -91,14 +92,17 @@ def _explainer_page(explainer: Explainer, steps: list[StepStates], step_prose: l
         views.append(view)
     to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     questions = split_questions(explainer.questions, to_html)
+    references = context.references(explainer)
     html = context.theme.render(
         "explainer.html", **context.common(urls), explainer=explainer, steps=views,
         payload=payload, intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
         questions=questions, description=seo.description_of(explainer), updated=context.date(explainer.updated),
         series=context.series(urls, explainer.slug), related=context.related(explainer, urls),
-        neighbours=context.neighbours(explainer, urls), head=seo.article_head(context.site, explainer, questions),
+        neighbours=context.neighbours(explainer, urls), references=references,
+        head=seo.article_head(context.site, explainer, questions, references),
         offline_href=urls.offline(explainer.slug), explainer_embed=step_embed_code(urls, explainer, None),
         figures_href=urls.figures(explainer.slug), figure_kit=figure_kit(context, urls, explainer),
+        quiz=_quiz(explainer, step_prose, context),
     )
     return Page(path, html, updated=explainer.updated, offline_copy=offline_path(explainer.slug),
                 source=explainer.slug)
@@ -112,9 +116,11 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
     views = [step_view(states, texts, len(steps), labels) for states, texts in steps]
     to_html = partial(context.to_html, source=explainer.path / MAIN_FILE)
     whole = embed_path(explainer.slug)
+    intro, key_ideas = to_html(explainer.intro), to_html(explainer.key_ideas)
     html = context.theme.render(
         "embed.html", **_embed_context(context, explainer, context.urls(whole), None), steps=views,
-        payload=payload, intro=to_html(explainer.intro), key_ideas=to_html(explainer.key_ideas),
+        payload=payload, intro=intro, key_ideas=key_ideas, quiz=_quiz(explainer, step_prose, context),
+        references=context.references(explainer, [intro, key_ideas, *(_shown_text(t) for t in step_prose)]),
     )
     pages = [Page(whole, html, indexed=False, source=explainer.slug)]
     for index, ((states, texts), view) in enumerate(zip(steps, views)):
@@ -122,16 +128,18 @@ def _embeds(explainer: Explainer, step_states: list[StepStates], step_prose: lis
         html = context.theme.render(
             "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
             payload=step_payload(charts, index, states, texts), intro="", key_ideas="", show_pager=False,
-            show_deeper=False, step_index=0,
+            show_deeper=False, step_index=0, quiz=_quiz(explainer, step_prose, context, view.number),
+            references=context.references(explainer, [_shown_text(texts, False)]),
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
         if len(states.step.charts) > 1:
-            pages += _chart_embeds(explainer, index, states, texts, charts, context)
+            pages += _chart_embeds(explainer, index, states, texts, charts, context,
+                                   _quiz(explainer, step_prose, context, view.number))
     return pages
 
 
 def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: StepProse, charts,
-                  context: RenderContext) -> list[Page]:
+                  context: RenderContext, quiz: dict | None = None) -> list[Page]:
     """Each chart of a step alone, with the step's controls, readouts and prose: for
     a course page that discusses one of the views. Its data holds that chart only."""
     pages = []
@@ -142,10 +150,22 @@ def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: S
         html = context.theme.render(
             "embed.html", **_embed_context(context, explainer, context.urls(path), view.number), steps=[view],
             payload=step_payload(charts, index, states, texts, only=chart), intro="", key_ideas="",
-            show_pager=False, show_deeper=False, step_index=0,
+            show_pager=False, show_deeper=False, step_index=0, quiz=quiz,
+            references=context.references(explainer, [_shown_text(texts, False)]),
         )
         pages.append(Page(path, html, indexed=False, source=explainer.slug))
     return pages
+
+
+def _shown_text(texts: StepProse, deeper: bool = True) -> str:
+    """The HTML a step shows in any state (its reference list is made of what that cites)."""
+    return "".join(html for html, _ in texts.states.values()) + texts.hint + (texts.deeper if deeper else "")
+
+
+def _quiz(explainer: Explainer, texts, context: RenderContext, step: int | None = None) -> dict | None:
+    """The questions a page shows (quiz/view.py): all of them, or those of step number `step`."""
+    config = context.site.config
+    return quiz_view(getattr(texts, "quiz", []), explainer.slug, config.labels, config.mastery_score, step)
 
 
 def chart_embed_path(slug: str, step: int, chart: int) -> str:

@@ -1,11 +1,13 @@
 """An explainer's text for `lensa proof`: the introduction, key ideas and
 questions, then each step with every state's choice, readouts, chart captions
-and prose, one state after another, then its hint and deeper part."""
+and prose, one state after another, then its hint and deeper part, then the
+questions of Check your understanding."""
 from __future__ import annotations
 
 from ...site import ProofSection, ProofText
 from .compute import StepStates
 from .content import Control, Explainer
+from .quiz.view import quiz_proof
 from .text import StepProse
 
 
@@ -43,6 +45,7 @@ def explainer_proof(explainer: Explainer, computed: list[StepStates], prose: lis
                   if html]
         if static:
             sections.append(ProofSection(f"Step {step.number}: after its states", static, part=step.number))
+    sections += quiz_proof(getattr(prose, "quiz", []))  # Check your understanding
     if explainer.questions.strip():
         sections.append(ProofSection("Common questions", [ProofText("", to_html(explainer.questions))]))
     return sections

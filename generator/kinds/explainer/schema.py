@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ...load.schema import KIND, REFERENCE, Option, format_check, identifier, nonempty, values_check
+from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, format_check, identifier, nonempty, values_check
 from ...compute.formats import formatter
 from ...render.charts import KINDS
 
@@ -18,7 +18,10 @@ EXPLAINER = {
                        "(e.g. 'What is multi-head attention?').", default=None, check=nonempty),
     "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
     "related": Option((list,), "Slugs of related explainers.", default=[]),
-    "references": Option((list,), "Works the explainer cites.", default=[], item=REFERENCE),
+    "references": Option((list,), "Works the explainer cites, each written out here (authors, year, title, url). "
+                         "Prefer the site's bibliography (content/references.bib): its works are cited in the text "
+                         "as [@key], shown on hover, and listed with their BibTeX.", default=[], item=REFERENCE),
+    "further_reading": FURTHER_READING,
 }
 
 CONTROL_KINDS = ("buttons", "toggle", "slider")

@@ -35,7 +35,7 @@ def render_explainer_text(explainer: Explainer, computed: list[StepStates], text
     steps = []
     for step_states in computed:
         try:
-            steps.append(_render_step(explainer, step_states, html_env, text_env, to_html))
+            steps.append(_render_step(explainer, step_states, html_env, text_env, to_html, text.plain))
         except ContentError as err:
             errors += err.problems
     if errors:
@@ -43,7 +43,7 @@ def render_explainer_text(explainer: Explainer, computed: list[StepStates], text
     return steps
 
 
-def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html) -> StepProse:
+def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env, to_html, plain) -> StepProse:
     step = computed.step
     prose = _compile(html_env, step.prose, step, "prose", step.prose_line)
     several = len(step.charts) > 1 or step.summaries != [step.summary]
@@ -64,7 +64,8 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
             html = _MARKER.sub(lambda m: slots[int(m.group(1))], html)
             if marked:  # a value in a tag of the author's (a link's address): checked with it in
                 check_with_values(html, step.path)
-        shown = [" ".join(_render(summary, state.values, explainer, step, part, state.choice).split())
+        # A summary is plain text (a caption, a figure's alt text): math and citations in their plain forms.
+        shown = [plain(" ".join(_render(summary, state.values, explainer, step, part, state.choice).split()))
                  if summary else "" for summary, part in zip(summaries, parts)]
         states[state.key] = (html, shown[0] if shown else "")
         texts[state.key] = shown

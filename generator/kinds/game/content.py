@@ -74,6 +74,7 @@ def load_game(folder: Path, warnings: list[Problem]) -> Game:
         kind="game", path=folder, slug=folder.name, title=meta["title"], subtitle=meta["subtitle"],
         description=meta["description"], updated=meta["updated"], related=list(meta["related"]),
         references=[Reference(**ref) for ref in meta["references"]],
+        further_reading=list(meta["further_reading"]),
         rounds=[Round(**row) for row in meta["rounds"]], labels=meta["labels"], facts=meta["facts"],
         answer_names=dict(meta["answer_names"]),
         stars=meta["stars"], max_states=meta["max_states"], intro=doc.parts.get("intro", ""),

@@ -52,11 +52,13 @@ def render_game(game: Game, computed, text: GameText, context: RenderContext) ->
     urls = context.urls(path)
     views = [_round_view(game, states, texts, len(rounds)) for states, texts in zip(rounds, text.rounds)]
     score = game.labels["score_of"].replace("{score}", "0").replace("{total}", str(game.stars * len(rounds)))
+    references = context.references(game)
     common = {"game": game, "payload": payload, "game_labels": game.labels, "score": score,
-              "description": seo.description_of(game)}
+              "description": seo.description_of(game), "references": references}
     html = context.theme.render(
         "game.html", **context.common(urls), **common, rounds=views, intro=text.intro,
-        model_note=text.model_note, updated=context.date(game.updated), head=seo.article_head(context.site, game, []),
+        model_note=text.model_note, updated=context.date(game.updated),
+        head=seo.article_head(context.site, game, [], references),
         offline_href=urls.offline(game.slug), related=context.related(game, urls),
         embed=embed_code(urls, embed, game.title, _ROUND_HEIGHT),
     )

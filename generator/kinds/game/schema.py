@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ...load.schema import KIND, REFERENCE, Option, identifier, nonempty, placeholders
+from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, identifier, nonempty, placeholders
 
 
 def _names(value: dict) -> str | None:
@@ -89,7 +89,10 @@ GAME = {
                           "of the explainers (site.toml's play).", default=""),
     "updated": Option((_dt.date,), "Date of the last content change, shown as 'Last updated'.", required=True),
     "related": Option((list,), "Slugs of related pages.", default=[]),
-    "references": Option((list,), "Works the game cites.", default=[], item=REFERENCE),
+    "references": Option((list,), "Works the game cites, each written out here (authors, year, title, url). "
+                         "Prefer the site's bibliography (content/references.bib): its works are cited in the text "
+                         "as [@key], shown on hover, and listed with their BibTeX.", default=[], item=REFERENCE),
+    "further_reading": FURTHER_READING,
     "facts": Option((str,), "Name of a function in model.py returning the values (a dict) that the '::: model' "
                     "part may print, such as the model's accuracy.", default=None, check=identifier),
     "stars": Option((int,), "Stars for the smallest spotlight that reaches the target holding every key word "

@@ -57,10 +57,10 @@ def scorm_packages(site: Site, files: Files, versions: tuple[str, ...] = VERSION
                  for source in site.pages}
         for source in site.pages:
             package = Package(page_identifier(site_name, source.slug), source.title, description_of(source),
-                              site.config.language, (pages[source.slug][0],))
+                              site.config.language, (pages[source.slug][0],), site.config.mastery_score)
             built.append(_zip(page_package(source.slug, version), version, package, pages, files))
         package = Package(site_identifier(site_name), site.config.title, site.config.description,
-                          site.config.language, tuple(pages[slug][0] for slug in slugs))
+                          site.config.language, tuple(pages[slug][0] for slug in slugs), site.config.mastery_score)
         built.append(_zip(site_package(site_name, version), version, package, pages, files))
     _check_unique(built)
     return built
@@ -119,7 +119,8 @@ def _page(source, files: Files, base_url: str, bridge: str, version: str) -> tup
     tag = f'<script src="{root}{bridge}" data-scorm="{version}"></script>'
     html, needed = package_page(_read(files[path]).decode("utf-8"), path, files, base_url, tag)
     needed.add(bridge.split("?")[0])
-    return Item(source.slug, source.title, path, tuple(sorted(needed - {path}))), html.encode("utf-8")
+    return (Item(source.slug, source.title, path, tuple(sorted(needed - {path})), kind_of(source).scored(source)),
+            html.encode("utf-8"))
 
 
 def _zip(name: str, version: str, package: Package, pages: dict, files: Files) -> Built:

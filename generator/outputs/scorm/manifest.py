@@ -43,6 +43,7 @@ class Item:
     title: str
     launch: str                 # the page's path in the package
     assets: tuple[str, ...]     # the other files it uses, by path in the package
+    scored: int = 0             # its questions (Check your understanding): an item with some has a mastery score
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Package:
     description: str
     language: str
     items: tuple[Item, ...]
+    mastery: int = 80           # percent of a page's questions to answer right to pass (site.toml)
 
     @property
     def files(self) -> list[str]:
@@ -82,13 +84,16 @@ def manifest(package: Package, version: str) -> bytes:
         '    <organization identifier="organization">',
         f"      <title>{escape(package.title)}</title>",
     ]
+    scored = any(item.scored for item in package.items)
     for item in package.items:
         lines += [f'      <item identifier={_id("item-" + item.slug)} identifierref={_id("sco-" + item.slug)}>',
                   f"        <title>{escape(item.title)}</title>",
+                  *_mastery(package, item, version, scored),
                   "      </item>"]
     if version == "2004":
         # The learner may pick any page from the LMS's table of contents, or go on to the next.
         lines += ["      <imsss:sequencing>", '        <imsss:controlMode choice="true" flow="true"/>',
+                  *(_objective("mastery", package.mastery, "        ") if scored else []),
                   "      </imsss:sequencing>"]
     lines += ["    </organization>", "  </organizations>", "  <resources>"]
     for item in package.items:
@@ -114,6 +119,33 @@ def _check_identifiers(text: str, package: Package) -> None:
     repeated = sorted(identifier for identifier, count in counted.items() if count > 1)
     if repeated:
         raise BuildError(f"the SCORM manifest of {package.identifier!r} repeats the identifier {repeated[0]!r}")
+
+
+def _mastery(package: Package, item: Item, version: str, scored: bool) -> list[str]:
+    """What an item says of its score. SCORM 1.2: the mastery score (percent), which
+    the LMS hands the page as cmi.student_data.mastery_score. 2004: a primary
+    objective satisfied by a normalized measure of at least the mastery score (the
+    LMS's cmi.scaled_passing_score), and, where the package has scored pages, the
+    weight of its measure in the package's: its share of the package's questions, so
+    the whole site's score is the share of all its questions answered right (docs/lms.md)."""
+    if version == "1.2":
+        return [f"        <adlcp:masteryscore>{package.mastery}</adlcp:masteryscore>"] if item.scored else []
+    if not scored:
+        return []
+    lines = ["        <imsss:sequencing>"]
+    if len(package.items) > 1:  # weights run from 0 to 1: its share of the package's questions
+        weight = item.scored / sum(other.scored for other in package.items)
+        lines.append(f'          <imsss:rollupRules objectiveMeasureWeight="{weight:.4f}"/>')
+    if item.scored:
+        lines += _objective(f"mastery-{item.slug}", package.mastery, "          ")
+    return lines + ["        </imsss:sequencing>"]
+
+
+def _objective(name: str, mastery: int, indent: str) -> list[str]:
+    return [f"{indent}<imsss:objectives>",
+            f"{indent}  <imsss:primaryObjective objectiveID={_id(name)} satisfiedByMeasure=\"true\">",
+            f"{indent}    <imsss:minNormalizedMeasure>{mastery / 100:g}</imsss:minNormalizedMeasure>",
+            f"{indent}  </imsss:primaryObjective>", f"{indent}</imsss:objectives>"]
 
 
 def _lom(package: Package, version: str) -> list[str]:

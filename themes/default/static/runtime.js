@@ -306,7 +306,10 @@
     });
     // Text that did not change is left alone: rewriting it costs a layout for nothing.
     var prose = section.querySelector("[data-prose]");
-    if (prose && shown.prose !== state.prose) prose.innerHTML = state.prose;
+    if (prose && shown.prose !== state.prose) {
+      prose.innerHTML = state.prose;
+      if (window.lensaText) window.lensaText(prose);  // citations' cards, code's Copy (_markup.html)
+    }
     var tables = shown.tables || [];
     state.charts.forEach(function (chart, i) {
       var summary = section.querySelector('[data-summary="' + i + '"]');

@@ -17,12 +17,21 @@
      once every round is solved, or passed when the LMS's passing score is met.
      Nothing reported is ever lowered: a later session on another device starts
      from what the LMS holds.
+   - An explainer with questions (Check your understanding, questions.js) is
+     completed once every step is seen and every question answered. Its score is
+     the share of questions answered right, as a percentage (raw 0 to 100, min 0,
+     max 100; 2004 also scaled), the best of the learner's attempts; it is passed
+     once that share reaches the mastery score (the LMS's, else site.toml's), and
+     failed when every question is answered below it. Each question is one
+     interaction record (id, type, response, result, correct response), and the
+     answers go into the suspend data, so a resumed session shows them again.
    - It commits on progress (and a moment after the place changes), and
      terminates when the page is hidden for good (pagehide).
 
    It reads the pages only through what their runtimes expose: the
-   "explainer:state" events, window.explainerShare.fragment() (share.js) and
-   window.gameRuntime (game.js). Classic script (pages run from file://). */
+   "explainer:state" events, window.explainerShare.fragment() (share.js),
+   window.gameRuntime (game.js), and window.lensaQuiz with its "lensa:quiz"
+   events (questions.js). Classic script (pages run from file://). */
 (function () {
   "use strict";
 
@@ -132,9 +141,11 @@
 
   var steps = [];
   var seen = {};
+  var suspended = {};
   try {
-    (JSON.parse(get(cmi.suspend) || "{}").seen || []).forEach(function (n) { seen[n] = true; });
-  } catch (garbage) { /* another package's data: start afresh */ }
+    suspended = JSON.parse(get(cmi.suspend) || "{}") || {};
+    (suspended.seen || []).forEach(function (n) { seen[n] = true; });
+  } catch (garbage) { suspended = {}; /* another package's data: start afresh */ }
 
   function stepNumber(section) {
     var match = /^step-(\d+)$/.exec(section.id);
@@ -213,7 +224,16 @@
     } else {
       total = steps.length;
       done = steps.filter(function (section) { return seen[stepNumber(section)]; }).length;
-      progressed = set(cmi.suspend, JSON.stringify({ seen: Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }) })) || progressed;
+      var kept = { seen: Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }) };
+      var asked = quiz ? quiz.score() : null;
+      if (asked && asked.total) {
+        total += asked.total;
+        done += asked.answered;
+        kept.quiz = quiz.saved();
+        progressed = reportInteractions() || progressed;
+        kept.order = order;
+      }
+      progressed = set(cmi.suspend, JSON.stringify(kept)) || progressed;
     }
     var previously = v2004 ? storedStatus === "completed" : storedStatus === "completed" || storedStatus === "passed";
     var complete = previously || done >= total;
@@ -231,6 +251,8 @@
         var status = passed || storedStatus === "passed" ? "passed" : complete && isFinite(passing) ? "failed" : "incomplete";
         progressed = set("cmi.core.lesson_status", status) || progressed;
       }
+    } else if (asked && asked.total) {
+      progressed = reportQuizScore(asked, complete) || progressed;
     } else if (!v2004) {
       progressed = set("cmi.core.lesson_status", complete ? (storedStatus === "passed" ? "passed" : "completed") : "incomplete") || progressed;
     }
@@ -242,6 +264,101 @@
     var moved = set(cmi.location, fitted(address()));
     if (progressed) commit();
     else if (moved) commitSoon();
+  }
+
+  /* ---- Questions (questions.js): the score, success, and one interaction per question ---- */
+
+  var quiz = null;
+  var order = [];     // question ids in the order their interactions were first written (their index)
+  var sent = {};      // question id -> what its interaction last said, so an unchanged one is not sent again
+  var storedSuccess = v2004 ? get("cmi.success_status") : "";
+
+  // The best share of right answers, in percent; passed at the mastery score, failed once
+  // every question is answered below it; never lowered from what the LMS holds.
+  function reportQuizScore(asked, complete) {
+    var progressed = false;
+    var raw = Math.round(100 * asked.right / asked.total);
+    if (isFinite(storedRaw)) raw = Math.max(storedRaw, raw);
+    progressed = set(cmi.min, 0) || progressed;
+    progressed = set(cmi.max, 100) || progressed;
+    progressed = set(cmi.raw, raw) || progressed;
+    var mastery = isFinite(passing) ? (v2004 ? passing : passing / 100) : quiz.mastery;
+    var passed = raw / 100 >= mastery - 1e-9;
+    var failed = !passed && asked.answered === asked.total;
+    if (v2004) {
+      progressed = set("cmi.score.scaled", round(raw / 100)) || progressed;
+      var success = passed || storedSuccess === "passed" ? "passed" : failed ? "failed" : "unknown";
+      progressed = set("cmi.success_status", success) || progressed;
+    } else {
+      var status = passed || storedStatus === "passed" ? "passed" : failed ? "failed"
+        : complete ? "completed" : "incomplete";
+      progressed = set("cmi.core.lesson_status", status) || progressed;
+    }
+    return progressed;
+  }
+
+  // An interaction for each answered question whose answer is new: at the index its
+  // question first took, so each question keeps one record, updated by a new attempt.
+  function reportInteractions() {
+    var progressed = false;
+    quiz.records().forEach(function (record) {
+      if (!record.answered) return;
+      var fields = interaction(record);
+      var signature = JSON.stringify(fields);
+      if (sent[record.id] === signature) return;
+      sent[record.id] = signature;
+      var index = order.indexOf(record.id);
+      if (index < 0) index = order.push(record.id) - 1;
+      var prefix = "cmi.interactions." + index + ".";
+      // The id first and the type before the responses: the data model checks them against it.
+      set(prefix + "id", record.id);
+      fields.forEach(function (pair) { set(prefix + pair[0], pair[1]); });
+      set(prefix + (v2004 ? "timestamp" : "time"), timestamp());
+      progressed = true;
+    });
+    return progressed;
+  }
+
+  // [element, value] pairs of an answered question, in each version's own formats.
+  function interaction(record) {
+    var response, correct, type;
+    if (record.kind === "choice") {
+      type = "choice";
+      var name = function (i) { return v2004 ? record.ids[i] : "abcdefghijklmnopqrstuvwxyz0123456789".charAt(i); };
+      response = record.chosen.map(name).join(v2004 ? "[,]" : ",");
+      correct = record.correct.map(name).join(v2004 ? "[,]" : ",");
+    } else if (record.kind === "number") {
+      type = "numeric";
+      response = decimal(record.value);
+      correct = v2004 ? decimal(record.answer - record.tolerance) + "[:]" + decimal(record.answer + record.tolerance)
+        : decimal(record.answer);
+    } else {
+      type = "performance";
+      var steps = function (pairs) {
+        return pairs.map(function (pair) { return pair[0] + (v2004 ? "[.]" : ":") + pair[1]; }).join(v2004 ? "[,]" : ",");
+      };
+      response = steps(record.choice);
+      correct = steps(record.example);
+    }
+    var fields = [["type", type], [v2004 ? "learner_response" : "student_response", response],
+                  ["result", record.right ? "correct" : v2004 ? "incorrect" : "wrong"],
+                  ["correct_responses.0.pattern", correct], ["weighting", "1"]];
+    if (v2004) fields.push(["description", record.text.slice(0, 250)]);
+    return fields;
+  }
+
+  // A number as the data models write decimals: no exponent, at most 10 decimals.
+  function decimal(x) {
+    var text = String(Math.round(x * 1e10) / 1e10);
+    return /e/i.test(text) ? x.toFixed(10).replace(/\.?0+$/, "") : text;
+  }
+
+  // Now, as 2004's timestamp (local time, to the second) or 1.2's time of day.
+  function timestamp() {
+    var now = new Date();
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    var time = two(now.getHours()) + ":" + two(now.getMinutes()) + ":" + two(now.getSeconds());
+    return v2004 ? now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate()) + "T" + time : time;
   }
 
   var pending = null;
@@ -279,6 +396,16 @@
   /* ---- Start: once the page's scripts have run ---- */
 
   function begin() {
+    // A page with questions runs them when they near the screen: here at once, and the
+    // bridge starts once they answer, so that progress counts them from the start.
+    var asking = window.lensaQuiz;
+    if (asking && !asking.ready) {
+      document.addEventListener("lensa:quiz", function ready() {
+        document.removeEventListener("lensa:quiz", ready);
+        begin();
+      });
+      return asking.load();
+    }
     steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).filter(function (section) {
       return stepNumber(section) !== null;
     });
@@ -293,6 +420,16 @@
       }
     }
     watchSteps();
+    quiz = window.lensaQuiz || null;
+    if (quiz) {
+      // The LMS's answers are the learner's, on any device: shown in place of this browser's.
+      quiz.restore(suspended.quiz || {});
+      order = (suspended.order || []).filter(function (id) { return typeof id === "string"; });
+      quiz.records().forEach(function (record) {
+        if (record.answered && order.indexOf(record.id) >= 0) sent[record.id] = JSON.stringify(interaction(record));
+      });
+      document.addEventListener("lensa:quiz", report);
+    }
     document.addEventListener("explainer:state", function (event) {
       var section = event.target.closest ? event.target.closest("section[data-step]") : null;
       if (section && steps.indexOf(section) >= 0) {
