@@ -181,10 +181,10 @@ def expected_table(table):
 
 
 def count_plotly_calls(page):
-    """Count the page's calls of Plotly.react, .relayout and .newPlot from now on;
+    """Count the page's calls of Plotly.react, .relayout, .update and .newPlot from now on;
     returns a function that reads the counts."""
     page.evaluate("""() => {
-        window.__calls = {react: 0, relayout: 0, newPlot: 0};
+        window.__calls = {react: 0, relayout: 0, update: 0, newPlot: 0};
         for (const name of Object.keys(window.__calls)) {
             const real = Plotly[name];
             Plotly[name] = function () { window.__calls[name]++; return real.apply(this, arguments); };
@@ -232,11 +232,12 @@ def every_choice(controls):
 
 
 # What Plotly drew in a chart, in one look: its traces (without the uid Plotly adds to
-# each), the sources of its pictures (layout images) and its shapes.
+# each), the sources of its pictures (layout images) and its shapes (without those the
+# runtime keeps hidden past a shorter list's end: runtime.js keepCount).
 DRAWN_FIGURE = """el => ({
     data: (el.data || []).map(t => { const c = Object.assign({}, t); delete c.uid; return c; }),
     images: ((el.layout || {}).images || []).map(i => i.source),
-    shapes: (el.layout || {}).shapes || [],
+    shapes: ((el.layout || {}).shapes || []).filter(s => s.visible !== false),
 })"""
 
 # The theme's colours of the given names, as the page's CSS defines them at an element.
@@ -252,7 +253,7 @@ def drawn_values(chart):
     charts/line.py), a bar from its base to its end (stacked ones on each other), a
     line through its points."""
     return chart.evaluate("""el => {
-        const marks = (el.layout.shapes || []).filter(s => s.layer === "between");
+        const marks = (el.layout.shapes || []).filter(s => s.layer === "between" && s.visible !== false);
         const lines = marks.filter(s => s.type === "path");
         if (lines.length) return lines.map(s => s.path.slice(1).split("L").map(p => Number(p.split(",")[1])));
         const bars = marks.filter(s => s.type === "rect");
