@@ -91,6 +91,9 @@ def drawing(figure: dict) -> Drawing | None:
     if not plots:
         return None
     body = "".join(plot.draw() for plot in plots.values())
+    # Pictures placed on the plot area or an axis's domain (a colour bar, charts/colour_bar.py).
+    body += "".join(_placed_image(image, plots) for image in layout.get("images", [])
+                    if f"{image.get('xref', 'x')}{image.get('yref', 'y')}" not in plots)
     inner = height - margin["t"] - margin["b"]
     body += "".join(_shape(shape, plots, tall=inner) for shape in layout.get("shapes", [])
                     if shape.get("layer") not in _IN_PLOT)
@@ -300,10 +303,10 @@ def _shape_label(label: dict, x0: float, x1: float, y0: float, y1: float) -> str
     font = label.get("font", {})
     size, colour, padding = font.get("size", _FONT), font.get("color"), label.get("padding", 3)
     above, below = where.startswith("top"), where.startswith("bottom")
-    if where in ("middle left", "middle right"):  # Plotly's inset, measured: 7 px
-        left = where == "middle left"
+    if where in ("middle left", "middle right"):  # Plotly's inset: its padding and 3 px, and 1 (measured)
+        left, inset = where == "middle left", padding + 4
         return _text(label["text"], f"{x0 if left else x1:.3f}%", (y0 + y1) / 2, size, colour,
-                     "start" if left else "end", "central", percent_y=True, dx=7 if left else -7)
+                     "start" if left else "end", "central", percent_y=True, dx=inset if left else -inset)
     if label.get("textangle") == -90 and not (above or below):
         return _turned(_text(label["text"], "0", 0, size, colour, "middle", "central"),
                        f"{(x0 + x1) / 2:.3f}%", f"{(y0 + y1) / 2:.3f}%")
@@ -399,6 +402,24 @@ def _image(image: dict, plot: _Plot) -> str:
     sharp = ' style="image-rendering:pixelated"' if image["source"].startswith("data:image/png") else ""
     return (f'<image href="{escape(image["source"])}" x="{x:.3f}%" y="{top:.3f}%" width="{width:.3f}%" '
             f'height="{height:.3f}%" preserveAspectRatio="none"{sharp}/>')
+
+
+def _placed_image(image: dict, plots: dict[str, "_Plot"]) -> str:
+    """A picture placed in units of the plot area or of an axis's domain, sized as Plotly
+    sizes it: stretched over its box, or contained in it at its own shape, against the
+    side its anchor names."""
+    fx = _where(image.get("xref", "paper"), plots, True)
+    fy = _where(image.get("yref", "paper"), plots, False)
+    if fx is None or fy is None:
+        return ""
+    left, right = sorted((fx(image["x"]), fx(image["x"] + image["sizex"])))
+    top, bottom = sorted((fy(image["y"]), fy(image["y"] - image["sizey"])))
+    fit = "none"
+    if image.get("sizing") == "contain":
+        fit = {"left": "xMin", "center": "xMid", "right": "xMax"}[image.get("xanchor", "left")] + \
+              {"top": "YMin", "middle": "YMid", "bottom": "YMax"}[image.get("yanchor", "top")] + " meet"
+    return (f'<image href="{escape(image["source"])}" x="{left:.3f}%" y="{top:.3f}%" width="{right - left:.3f}%" '
+            f'height="{bottom - top:.3f}%" preserveAspectRatio="{fit}"/>')
 
 
 def _heatmap(trace: dict, plot: _Plot) -> str:
