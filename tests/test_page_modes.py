@@ -80,7 +80,13 @@ def test_toggle_switches_redraws_charts_and_is_remembered(built_site, browser):
     grid = page.evaluate("Array.from(document.querySelectorAll('[data-chart]')).map(c => c._fullLayout)"
                          ".find(l => l && l.xaxis.showgrid).xaxis.gridcolor")
     assert same_colour(page, grid, "--chart-grid")
-    # The choice outlives the page: reloading, and opening another page, starts dark.
+    # The choice outlives the page: reloading, and opening another page, starts dark. The page
+    # hands its write to the browser's storage, which a reload may read from a new renderer:
+    # wait until another page of the context sees it, as a reader's reload would.
+    other = context.new_page()
+    other.goto((out / "index.html").as_uri())
+    other.wait_for_function("localStorage.getItem('lensa-color-scheme') === 'dark'")
+    other.close()
     page.reload()
     assert is_dark(page) and page.get_by_role("button", name=TOGGLE).get_attribute("aria-pressed") == "true"
     page.goto((out / "index.html").as_uri())

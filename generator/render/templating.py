@@ -21,6 +21,7 @@ from pathlib import Path
 import jinja2
 import jinja2.ext
 import jinja2.sandbox
+import rjsmin
 
 from ..cache.disk import CACHE_ENV, cache_root, read_entry, write_entry  # noqa: F401 (CACHE_ENV: for tests, bench)
 from ..compute.formats import JINJA_FILTERS
@@ -46,13 +47,33 @@ def make_env(autoescape: bool, search_path: list[Path] | None = None,
         loader = jinja2.ChoiceLoader([loader, prefixed]) if loader else prefixed
     options = dict(undefined=jinja2.StrictUndefined, autoescape=autoescape, keep_trailing_newline=False,
                    trim_blocks=trim_blocks, lstrip_blocks=True, finalize=finalize,
-                   extensions=[KeepLineBreaks] if prose else [])
+                   extensions=[KeepLineBreaks] if prose else [InlineScriptsMinified])
     kind = jinja2.sandbox.ImmutableSandboxedEnvironment if prose else jinja2.Environment
     env = kind(loader=loader, bytecode_cache=_bytecode_cache(options, memory, kind), **options)
     env.filters.update(JINJA_FILTERS)
     if prose:
         env.template_class = ProseTemplate
     return env
+
+
+class InlineScriptsMinified(jinja2.ext.Extension):
+    """A theme's inline scripts (the colour scheme's, the early taps', the citation cards')
+    are shipped without their comments and spaces, as its script files are (outputs/assets.py):
+    each page carries them, and the byte budget counts them. A script with a template tag in
+    it is left as written, since minifying could join the tag to what is around it."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return _INLINE_SCRIPT.sub(_minified_script, source) if "<script>" in source else source
+
+
+_INLINE_SCRIPT = re.compile(r"(<script>)(.*?)(</script>)", re.S)
+
+
+def _minified_script(match: re.Match) -> str:
+    body = match.group(2)
+    if "{{" in body or "{%" in body or "{#" in body:
+        return match.group(0)
+    return match.group(1) + rjsmin.jsmin(body) + match.group(3)
 
 
 # --- Line breaks in prose ------------------------------------------------------------------
