@@ -125,6 +125,7 @@ GERMAN = {
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
     "no_script": "Bitte JavaScript einschalten.", "chart_data": "Daten des Diagramms",
     "chart_pending": "Noch die vorige Wahl: das Diagramm lädt",
+    "chart_rescales": "Seine Skala folgt jeder Wahl:", "chart_rescaled": "Die Skala hat sich geändert.",
     "show_data": "Daten zeigen", "data_item": "Eintrag", "data_value": "Wert", "data_position": "Stelle",
     "data_state": "Zustand", "data_masked": "maskiert", "data_removed": "entfernt", "data_threshold": "Schwelle",
     "data_highlighted": "hervorgehoben", "data_faded": "abgeblendet", "data_leads_to": "Führt zu",
