@@ -119,7 +119,7 @@ GERMAN = {
     "skip": "Zum Inhalt", "not_found": "Seite nicht gefunden", "not_found_text": "Hier ist nichts.",
     "home": "Alle Erklärungen", "series": "Die Reihe", "steps": "Schritte", "step_of": "Schritt {n} von {total}",
     "previous_step": "Voriger Schritt", "next_step": "Nächster Schritt", "try_this": "Probieren",
-    "deeper": "Vertiefung", "key_ideas": "Kernideen", "questions": "Häufige Fragen",
+    "deeper": "Vertiefung", "practitioners": "Für Fachleute", "key_ideas": "Kernideen", "questions": "Häufige Fragen",
     "related": "Verwandte Erklärungen", "references": "Quellen", "bibtex": "BibTeX", "updated": "Zuletzt geändert",
     "date_format": "{day}. {month} {year}", "previous": "Vorherige Erklärung", "next": "Nächste Erklärung",
     "explainer_nav": "Mehr aus der Reihe", "extra": "Auch verwandt", "planned": "in Arbeit",
@@ -296,3 +296,16 @@ def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
     assert shown and [html_module.unescape(t) for t in shown] == titles
     data = html[html.index('id="explainer-data"'):]
     assert not [t for t in titles if f'"text":"{t}"' in data], "no chart title inside a Plotly layout"
+
+
+def test_a_practitioners_part_is_a_closed_box_after_going_deeper_and_left_out_of_step_embeds(tmp_site, tmp_path):
+    step = (FIXTURES / "tiny" / "content" / "coin-flips" / "steps" / "01-runs.md").read_text("utf-8")
+    out, _ = build_tiny(tmp_site, tmp_path, {"coin-flips/steps/01-runs.md": step.rstrip("\n") + (
+        "\n\n::: deeper\nWhy three at most.\n\n::: practitioners\nA library draws {{ 2 ** 3 }} **coins**.\n")})
+    page = (out / "coin-flips" / "index.html").read_text("utf-8")
+    deeper, box = page.index('<div class="deeper">'), page.index('<details class="practitioners">')
+    assert deeper < box, "the box follows Going deeper"
+    closed = re.search(r'<details class="practitioners"><summary>For practitioners</summary>(.*?)</details>', page, re.S)
+    assert closed and "<strong>coins</strong>" in closed.group(1) and "draws 8" in closed.group(1)
+    assert "practitioners" not in (out / "embed/coin-flips/step-1.html").read_text("utf-8")
+    assert '<details class="practitioners">' in (out / "embed/coin-flips/index.html").read_text("utf-8")

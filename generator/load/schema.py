@@ -199,6 +199,7 @@ LABELS = {
     "next_step": Option((str,), "Link to the next step.", default="Next step"),
     "try_this": Option((str,), "Heading of a step's hint.", default="Try this"),
     "deeper": Option((str,), "Heading of a step's deeper paragraph.", default="Going deeper"),
+    "practitioners": Option((str,), "Summary of a step's closed box for practitioners.", default="For practitioners"),
     "key_ideas": Option((str,), "Heading of the key ideas.", default="Key ideas"),
     "questions": Option((str,), "Heading of the common questions.", default="Common questions"),
     "related": Option((str,), "Heading of the related explainers.", default="Related explainers"),

@@ -71,6 +71,7 @@ class Step:
     prose: str
     hint: str
     deeper: str
+    practitioners: str = ""  # what a practitioner wants beyond the lesson, in a closed box
     prose_line: int = 1
     part_lines: dict = field(default_factory=dict)  # part name -> first line, for error messages
 
@@ -152,7 +153,7 @@ def load_step(path: Path, number: int, warnings: list[Problem]) -> Step:
 def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Problem, ...], tuple[Problem, ...]]:
     """A step, its warnings and its errors, made from its file's text alone: kept by that
     text, as the dev server's rebuilds read every step again and most are unchanged."""
-    doc = parse_document(path, text, ("main", "hint", "deeper"))
+    doc = parse_document(path, text, ("main", "hint", "deeper", "practitioners"))
     meta, errors, warnings = schema.validate(doc.meta, STEP, path, doc.text)
     if "main" not in doc.parts:
         errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
@@ -182,6 +183,7 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
         readouts=[Readout(**r) for r in meta["readouts"]],
         charts=[Chart(**table) for table in chart_tables], summaries=summaries,
         prose=doc.parts["main"], hint=doc.parts.get("hint", ""), deeper=doc.parts.get("deeper", ""),
+        practitioners=doc.parts.get("practitioners", ""),
         prose_line=doc.part_lines["main"], part_lines=dict(doc.part_lines),
     ), tuple(warnings), ()
 

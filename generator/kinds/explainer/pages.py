@@ -60,6 +60,7 @@ class StepView:
     hint: str
     deeper: str
     wide: bool
+    practitioners: str = ""
     charts: list[ChartView] = field(default_factory=list)
     embed: EmbedCode | None = None             # the iframe code offered by the step's Embed button
 
@@ -159,7 +160,8 @@ def _chart_embeds(explainer: Explainer, index: int, states: StepStates, texts: S
 
 def _shown_text(texts: StepProse, deeper: bool = True) -> str:
     """The HTML a step shows in any state (its reference list is made of what that cites)."""
-    return "".join(html for html, _ in texts.states.values()) + texts.hint + (texts.deeper if deeper else "")
+    return ("".join(html for html, _ in texts.states.values()) + texts.hint
+            + (texts.deeper + texts.practitioners if deeper else ""))
 
 
 def _quiz(explainer: Explainer, texts, context: RenderContext, step: int | None = None) -> dict | None:
@@ -245,7 +247,7 @@ def step_view(states: StepStates, texts: StepProse, total: int, labels: dict, on
         number=step.number, total=total, anchor=f"step-{step.number}", title=step.title,
         subtitle=step.subtitle, controls=[control_view(control) for control in step.controls],
         readouts=[(r.label, v) for r, v in zip(step.readouts, default.readouts)],
-        prose=html, hint=texts.hint, deeper=texts.deeper,
+        prose=html, hint=texts.hint, deeper=texts.deeper, practitioners=texts.practitioners,
         # Several charts take the step's full width, side by side, with the text below.
         wide=len(charts) > 1 or any(chart.wide for chart in step.charts), charts=charts,
     )

@@ -41,7 +41,8 @@ def explainer_proof(explainer: Explainer, computed: list[StepStates], prose: lis
             sections.append(ProofSection(f"Step {step.number}, state {number} of {count}"
                                          + (f": {chosen}" if chosen else "") + opens,
                                          found, part=step.number, state=f"state {number}"))
-        static = [ProofText(label, html) for label, html in (("Try this", texts.hint), ("Going deeper", texts.deeper))
+        static = [ProofText(label, html) for label, html in (("Try this", texts.hint), ("Going deeper", texts.deeper),
+                                                               ("For practitioners", texts.practitioners))
                   if html]
         if static:
             sections.append(ProofSection(f"Step {step.number}: after its states", static, part=step.number))

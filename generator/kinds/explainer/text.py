@@ -27,6 +27,7 @@ class StepProse:
     hint: str                            # HTML
     deeper: str                          # HTML
     summaries: dict[str, list[str]] = field(default_factory=dict)  # state key -> every chart's summary
+    practitioners: str = ""              # HTML, shown in a closed box
 
 
 def render_explainer_text(explainer: Explainer, computed: list[StepStates], text: TextRenderer) -> list[StepProse]:
@@ -70,12 +71,13 @@ def _render_step(explainer: Explainer, computed: StepStates, html_env, text_env,
         states[state.key] = (html, shown[0] if shown else "")
         texts[state.key] = shown
     static = {}
-    for part in ("hint", "deeper"):
+    for part in ("hint", "deeper", "practitioners"):
         source = getattr(step, part)
         template = _compile(html_env, source, step, part, step.part_lines.get(part)) if source else None
         static[part] = to_html(_render(template, computed.constants, explainer, step, part, None,
                                        all_values=computed.states[0].values), step.path) if template else ""
-    return StepProse(states=states, hint=static["hint"], deeper=static["deeper"], summaries=texts)
+    return StepProse(states=states, hint=static["hint"], deeper=static["deeper"], summaries=texts,
+                     practitioners=static["practitioners"])
 
 
 def _compile(env: jinja2.Environment, source: str, step: Step, part: str, first_line: int | None):
@@ -97,7 +99,7 @@ def _render(template, values: dict, explainer: Explainer, step: Step, part: str,
         where = f"explainer {explainer.slug}, step {step.number} ({step.path.name}), template {part}"
         line = _line_using(step, part, name)
         if all_values is not None and name in all_values:
-            message = (f"{where}: value {name!r} changes with the controls; hint and deeper may use "
+            message = (f"{where}: value {name!r} changes with the controls; hint, deeper and practitioners parts may use "
                        "only values that are the same in every state")
         else:
             known = ", ".join(sorted(all_values or values))
@@ -140,7 +142,8 @@ def _line_using(step: Step, part: str, name: str | None) -> int | None:
     first = _first_line(step, part)
     if part.endswith("summary"):
         return first
-    source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper}.get(part, "")
+    source = {"prose": step.prose, "hint": step.hint, "deeper": step.deeper,
+              "practitioners": step.practitioners}.get(part, "")
     if not first or not name:
         return first
     pattern = re.compile(rf"{{[{{%][^}}]*\b{re.escape(name)}\b")
