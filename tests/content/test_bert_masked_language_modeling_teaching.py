@@ -343,3 +343,18 @@ def test_step5_the_count_says_what_it_leaves_out(page, model, name):  # noqa: F8
     assert f"they add {heads:,} more" in prose
     assert model.two_figures(total) == model.two_figures(total + heads) == PAPER_TOTALS[name]
     assert f"still rounds to {PAPER_TOTALS[name]}" in prose
+
+
+def test_step2_the_gaps_own_cell_is_drawn_hidden_and_nearer_words_count_more(page, model):  # noqa: F811
+    """Step 2's prose: the chart's weights fall with the distance from the gap, and the gap's own
+    cell is hatched as hidden, in every state."""
+    for state, prose in _states(page, 2):
+        hidden = model.TOKENS.index(state.choice["word"])
+        assert state.chart["mask"][0][hidden]
+        row = np.array(state.chart["z"][0], dtype=float)
+        visible = [j for j in model.POSITIONS if not state.chart["mask"][0][j]]
+        for a in visible:
+            for b in visible:
+                if abs(a - hidden) < abs(b - hidden):
+                    assert row[a] > row[b]
+        assert "nearer words count more, and the gap's own cell is hatched as hidden" in prose

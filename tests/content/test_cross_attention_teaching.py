@@ -378,3 +378,31 @@ def test_step5_describes_the_picture_the_chart_lays_out(computed, model):  # noq
     for _, _, prose in states_of(computed, 5):
         assert "wall along row 1, the cat in the middle of row 2, the mat along row 3" in prose
         assert "with the cat's paws on its middle patch" in prose
+
+
+def test_step3_says_its_self_attention_weights_are_random(computed, model):  # noqa: F811
+    """Said where the reader meets them: the weights of step 3's Self state are random
+    projections of random embeddings, drawn from the page's seed."""
+    rng = np.random.default_rng(model.SEED)
+    for drawn in (model.ENCODER_OUTPUT, model.DECODER_STATES, model.W_K, model.W_V):   # drawn before them
+        rng.standard_normal(drawn.shape)
+    scale = np.sqrt(model.D_MODEL)
+    w_q, w_k = (rng.standard_normal((model.D_MODEL, model.D_K)) / scale for _ in range(2))
+    x = rng.standard_normal(model.DECODER_INPUT_EMBEDDINGS.shape)
+    scores = np.where(np.tril(np.ones((4, 4), bool)), (x @ w_q) @ (x @ w_k).T / np.sqrt(model.D_K), -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    assert np.allclose(model.SELF_WEIGHTS, weights / weights.sum(axis=1, keepdims=True))
+    _, _, prose = state_for(computed, 3, attention="Self")
+    assert "These weights come from random projections, not from a trained decoder." in prose
+
+
+def test_step4_an_order_kept_is_strict(computed, model):  # noqa: F811
+    """"Their top source words come in the same order as the target words": no neighbour ties."""
+    for state, readouts, prose in states_of(computed, 4):
+        if readouts["Crossing"] == "No":
+            tops = [int(i) for i in model.CROSS_WEIGHTS[state.choice["head"] - 1].argmax(axis=1)]
+            ti = model.TARGET.index(state.choice["target"])
+            for j in (ti - 1, ti + 1):
+                if 0 <= j < len(tops):
+                    assert (j - ti) * (tops[j] - tops[ti]) > 0
+            assert "their top source words come in the same order as the target words" in prose
