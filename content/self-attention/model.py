@@ -248,7 +248,7 @@ def _step1_constants():
         "the_tied": _join(TOKENS[k] for k in [top] + _ties(SCORES[the], top)),
         "the_score": float(SCORES[the, top]),
         "sat_cat": float(SCORES[i, j]), "cat_sat": float(SCORES[j, i]),
-        "paper_d_model": 512, "paper_d_k": PAPER_D_K,   # Vaswani et al. 2017, Section 3.2.2
+        "paper_d_model": 512, "paper_d_k": PAPER_D_K,   # Vaswani et al. 2017, Sections 3.1 and 3.2.2
     }
 
 
@@ -366,8 +366,8 @@ def scaling(d_k=64, scaled=True):
             # The same in every state: for the hint and the deeper parts.
             "largest_d_k": max(D_KS),
             "unscaled_top_largest": unscaled_tops[-1],
-            "unscaled_top_min": min(unscaled_tops),
-            "unscaled_top_min_d_k": D_KS[unscaled_tops.index(min(unscaled_tops))],
+            "unscaled_top_64": unscaled_tops[D_KS.index(64)],
+            "saturated_from": next(d for d, t in zip(D_KS, unscaled_tops) if t >= 0.90),
             "scaled_top_max": max(scaled_tops),
             "toy_d_k": D_K,
             "toy_sqrt_d_k": math.isqrt(D_K),

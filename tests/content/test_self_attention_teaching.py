@@ -139,12 +139,16 @@ def test_step_hints_hold(computed, model):  # noqa: F811
 
 def test_step3_hint_says_only_what_holds(computed, model):  # noqa: F811
     """Issue 35: the unscaled top weight is not monotone in d_k (1.00 at 64, 0.99 at 256);
-    the hint says what holds: the spread grows with every step, and the value at 256."""
+    the hint says what holds: the spread grows with every step, every state from 16 on is
+    saturated, and the top weight at 64 and at 256."""
     def top(d, scaled):
         return model.softmax(model.scaling_scores(d, scaled)).max()
     spreads = [np.std(model.scaling_scores(d, False)) for d in model.D_KS]
     assert all(a < b for a, b in zip(spreads, spreads[1:]))
+    assert top(4, False) < 0.90 <= min(top(d, False) for d in (16, 64, 256))
     hint = part(computed, 3, "hint")
-    assert f"the spread grows with every step, and at 256 one key takes {top(256, False):.2f} of the weight" in hint
+    assert "the spread grows with every step, and from 16 on one key takes at least 0.90 of the weight " \
+           f"({top(64, False):.2f} at 64, {top(256, False):.2f} at 256)" in hint
+    assert f"{top(64, False):.2f}" == "1.00" and top(64, False) > top(256, False)
     assert all(0.75 < np.std(model.scaling_scores(d, True)) < 1.25 for d in model.D_KS)
     assert f"never goes above {max(top(d, True) for d in model.D_KS):.2f}" in hint
