@@ -43,6 +43,9 @@ def test_a_words_query_and_key_differ_so_its_scores_are_not_symmetric(quiz, mode
     assert f"scores {q[cat] @ k[sat]:.2f} against the key of sat" in text
     assert not np.isclose(q[cat] @ k[sat], q[sat] @ k[cat])
     assert [found.options[i] for i in found.correct] == ["A word's query and its key are different vectors"]
+    # "sat looks for an animal, while cat looks for a verb": each query's positive dimensions.
+    assert "sat looks for an animal, while cat looks for a verb" in " ".join(shown(found)["right"].split())
+    assert q[sat][model.QK_DIMS.index("animal")] > 0 and q[cat][model.QK_DIMS.index("verb")] > 0
     # The wrong options are wrong: raw scores, before softmax, computed from the hand-set weights.
     assert np.allclose(model.SCORES, (model.X @ model.W_Q) @ (model.X @ model.W_K).T)
 

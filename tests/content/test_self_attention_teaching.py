@@ -39,7 +39,8 @@ def everything(computed):  # noqa: F811
 
 def test_the_page_says_once_that_the_toy_is_hand_set_and_trained_heads_are_not_this_tidy(computed):  # noqa: F811
     intro = text_of(page_of(computed).intro)
-    assert "Its weights are hand-set, so that each word's query asks a question a person can read" in intro
+    assert "Its weights and the words' vectors are hand-set, so that each word's query asks a question a " \
+           "person can read" in intro
     assert "a trained model's heads are learned, and rarely this tidy" in intro
     _, _, prose = computed
     steps = [text_of(" ".join([html for html, _ in t.states.values()] + [t.hint, t.deeper])) for t in prose]
