@@ -268,6 +268,7 @@ def queries_and_keys(query=DEFAULT_QUERY):
             "reverse_score": float(SCORES[top, qi]),
             "tied_keys": _join(tied) if tied else "",
             "query_features": _features(qi),
+            "query_feature_count": int(X[qi].sum()),
             "key_features": _features(top),
             "wants": _join(wanted),
             "q_text": vector_text(q, 1),

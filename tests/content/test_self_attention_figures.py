@@ -237,7 +237,8 @@ def _forms(v):
 
 # Literal digits the reader may see that are not data: formulas, indices,
 # citation years and sections, the brief's fixed sentence and superscripts.
-_LITERALS = re.compile(r"1/√|a 1 for each|× [0-9.]+ to [0-9.]+|\b(19|20)\d\d\b|Section \d(\.\d)*|Table \d|Equation \d|step \d|[qkwsv][₁₂ᵢⱼ]|"
+_LITERALS = re.compile(r"1/√|a 1 for each|\b(19|20)\d\d\b|Section \d(\.\d)*|Table \d|Equation \d|step \d|"
+                       r"[qkwsv][₁₂ᵢⱼ]|"
                        r"\b(?:sum to|sums to|near|variance|mean|to|not|at|than) [01](?![.,]?\d)|"
                        r"[0-9](?=[⁰¹²³⁴⁵⁶⁷⁸⁹⁻])|"
                        r"10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|n²|d²|: 0 if|\bis 0(?![.,]?\d)")

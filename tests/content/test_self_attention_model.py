@@ -156,7 +156,8 @@ def test_step5_matrix(model, length):
     x = np.array([model.VOCABULARY[w] for w in words])
     s = (x @ model.W_Q) @ (x @ model.W_K).T / 2
     sv, wv = model.all_queries("Scores", length), model.all_queries("Weights", length)
-    assert np.allclose(sv["chart"]["z"], np.round(s, 2)) and np.allclose(wv["chart"]["z"], np.round(model.softmax(s), 2))
+    assert np.allclose(sv["chart"]["z"], np.round(s, 2))
+    assert np.allclose(wv["chart"]["z"], np.round(model.softmax(s), 2))
     assert sv["values"]["entries"] == length ** 2 and sv["values"]["row_sums"] == "varies"
     assert wv["values"]["row_sums"] == "1.00"
     assert -model.SCORE_RANGE[0] == model.SCORE_RANGE[1] >= np.abs(s).max()

@@ -49,7 +49,9 @@ def test_step1_every_state(computed, model):  # noqa: F811
         top = int(np.argmax(row))
         features = [model.FEATURES[j] for j in np.flatnonzero(x[i])]
         wanted = [("an " if d[0] in "aeiou" else "a ") + d for d, value in zip(model.QK_DIMS, q[i]) if value > 0]
-        assert f"has the features {' and '.join(features)}, so its query looks for {' and '.join(wanted)}" in text
+        plural = "s" if len(features) > 1 else ""
+        assert f"has the feature{plural} {' and '.join(features)}, " \
+               f"so its query looks for {' and '.join(wanted)}" in text
         assert f"q = {model_vector(q[i], 1)}" in text and f"k = {model_vector(k[top], 1)}" in text
         assert f"Its top key is {TOKENS[top]}" in text
         assert (", tied with" in text) == bool(ties(row, top))
