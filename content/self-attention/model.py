@@ -420,6 +420,8 @@ def mixing(query=DEFAULT_QUERY):
             "output_text": vector_text(output),
             "average_text": vector_text(V.mean(axis=0)),
             "closer_to": closer_to(qi),
+            "rest_weight": float(1 - weights[top]),
+            "other_words": len(TOKENS) - 1,
             "weight_sum": float(weights.sum()),
             "d_v": D_V,
             "d_k": D_K,

@@ -146,8 +146,8 @@ def test_step4_every_state(computed, model):  # noqa: F811
             assert f"its largest number is in the {model.V_DIMS[int(np.argmax(output))]} column, as in " \
                    f"{TOKENS[top]}'s value" in text and np.argmax(output) == np.argmax(v[top])
         else:
-            assert f"closer to the plain average of the 6 values, {v2(average)}, than to the value of " \
-                   f"{TOKENS[top]}" in text
+            assert f"Yet the other 5 words hold {fixed(1 - w[top], 2)} of the weight, and the output is closer " \
+                   f"to the plain average of the 6 values, {v2(average)}, than to the value of {TOKENS[top]}" in text
         assert ((output >= v.min(axis=0)) & (output <= v.max(axis=0))).all()
         assert "lies between the smallest and the largest number of its column" in text
         assert f"the output of {TOKENS[i]}, {v2(output)}, and the plain average of the 6 values, " \
