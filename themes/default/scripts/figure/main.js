@@ -1,4 +1,5 @@
-/* Download figure (docs/figures.md; bundled into static/figure.js by ../bundle.js): a chart, in the state the page shows, as an SVG
+/* Download figure (docs/figures.md; bundled into static/figure.js by ../bundle.cjs): a
+   chart, in the state the page shows, as an SVG
    or a PNG at twice its size, holding the chart's title, the chart, the state's caption
    and a source line (the page, the site and the address of this very state), and the
    site's licence when it sets one. Colours are the scheme shown, or light on white for

@@ -1,4 +1,4 @@
-/* The browser runtime (bundled into static/runtime.js by ../bundle.js): generic, it
+/* The browser runtime (bundled into static/runtime.js by ../bundle.cjs): generic, it
    knows controls, states, readouts, charts and prose, and nothing about any
    explainer's subject. It never computes a number; it only looks up the state the build
    precomputed. Its modules: controls.js, step.js (a step and the state it shows),

@@ -1,4 +1,4 @@
-/* Sharing (bundled into static/share.js by ../bundle.js): deep links (the address
+/* Sharing (bundled into static/share.js by ../bundle.cjs): deep links (the address
    fragment holds the state of the steps, fragment.js) and the Embed button's iframe
    code. Loaded after runtime.js, it works only through window.explainerRuntime.steps
    (each step's section, spec, key, controls, each with its name, the names of its

@@ -8,7 +8,7 @@
 // differs from a fresh bundle of the sources. esbuild minifies them (mangling local
 // names, which rjsmin cannot); the build's rjsmin pass then only drops the banner.
 //
-// usage: node themes/default/scripts/bundle.js [--check]
+// usage: node themes/default/scripts/bundle.cjs [--check]
 
 const fs = require('fs');
 const path = require('path');
@@ -41,7 +41,7 @@ function bundle(entry) {
         target: 'es2017',
         minify: true,
         legalComments: 'none',
-        banner: { js: `/* Bundled by themes/default/scripts/bundle.js from scripts/${entry}: edit that, not this. */` },
+        banner: { js: `/* Bundled by themes/default/scripts/bundle.cjs from scripts/${entry}: edit that. */` },
         write: false,
         logLevel: 'error',
     });
@@ -62,6 +62,6 @@ for (const [name, entry] of Object.entries(BUNDLES)) {
 }
 if (stale.length) {
     console.error(`error: themes/default/static/${stale.join(', ')} differ from a fresh bundle of ` +
-                  'themes/default/scripts/: run `node themes/default/scripts/bundle.js` and commit the result');
+                  'themes/default/scripts/: run `node themes/default/scripts/bundle.cjs` and commit the result');
     process.exit(1);
 }
