@@ -16,9 +16,9 @@ PLOTLY := plotly-bundle/dist/plotly.min.js
 NPM_BUILD := node_modules/.lensa-build
 NPM_DEV := node_modules/.lensa-dev
 
-.PHONY: build test serve check new docs dist scorm clean browser java bench retrain npm
+.PHONY: build test serve check new docs dist scorm clean browser java bench retrain npm scripts
 
-build: $(VENV)/.package $(PLOTLY)
+build: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) build
 
 check: $(VENV)/.package
@@ -115,6 +115,13 @@ npm:
 # (after either npm ci: order-only, so the tests' fuller install does not rebuild it).
 $(PLOTLY): package-lock.json plotly-bundle/entry.js plotly-bundle/bundle.js | $(NPM_BUILD)
 	node plotly-bundle/bundle.js
+
+# The theme's scripts: the ES modules under themes/default/scripts/ bundled into the classic
+# scripts the pages load (themes/default/static/runtime.js, share.js, figure.js), written only
+# when they change. The bundles are committed (an installed Lensa has no Node), and a test
+# checks that they are a fresh bundle of the sources.
+scripts: | $(NPM_BUILD)
+	node themes/default/scripts/bundle.cjs
 
 java:
 	@command -v java >/dev/null 2>&1 || { \

@@ -56,8 +56,9 @@ for (const [name, entry] of Object.entries(BUNDLES)) {
     if (check) {
         const committed = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;
         if (committed !== text) stale.push(name);
-    } else {
-        fs.writeFileSync(target, text);
+    } else if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== text) {
+        fs.writeFileSync(target, text);  // only when changed: the build's cache keys on mtimes
+        console.log(`bundled themes/default/static/${name}`);
     }
 }
 if (stale.length) {
