@@ -25,14 +25,14 @@ check: $(VENV)/.package
 	$(LENSA) check --strict
 
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
-dist: $(VENV)/.package $(PLOTLY)
+dist: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) dist
 
 # Every page, and the whole site, as SCORM 1.2 and 2004 packages for an LMS, in dist/scorm/ (docs/lms.md).
-scorm: $(VENV)/.package $(PLOTLY)
+scorm: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) dist --scorm
 
-serve: $(VENV)/.package $(PLOTLY)
+serve: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) serve --port $(PORT)
 
 # make new SLUG=my-topic [TITLE="My Topic"] [SUBTITLE="..."] [AFTER=slug | BEFORE=slug]: start an

@@ -1,7 +1,9 @@
 // What differs between two states' figures (themes/default/scripts/runtime/diff.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changesBetween, frameChanged, keepCount, layoutDiff, isMark } from "../../themes/default/scripts/runtime/diff.js";
+import {
+  changesBetween, frameChanged, keepCount, layoutDiff, isMark,
+} from "../../themes/default/scripts/runtime/diff.js";
 
 test("layoutDiff follows objects down to the values that changed, and arrays whole", () => {
   const changes = {};
@@ -30,8 +32,9 @@ test("pool references are compared as values, not followed", () => {
 
 test("changesBetween: layout and trace updates, or null where nothing changed", () => {
   const shared = { xaxis: { range: [0, 1] } };
-  const before = { layout: { shapes: [1] }, data: [{ type: "scatter", marker: { color: "a" } }, { type: "bar", y: [1] }] };
-  const after = { layout: { shapes: [2] }, data: [{ type: "scatter", marker: { color: "b" } }, { type: "bar", y: [1] }] };
+  const bar = { type: "bar", y: [1] };
+  const before = { layout: { shapes: [1] }, data: [{ type: "scatter", marker: { color: "a" } }, bar] };
+  const after = { layout: { shapes: [2] }, data: [{ type: "scatter", marker: { color: "b" } }, bar] };
   assert.deepEqual(changesBetween(shared, before, after), {
     layout: { shapes: [2] },
     data: { update: { "marker.color": ["b"] }, traces: [0] },
