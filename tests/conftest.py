@@ -156,11 +156,11 @@ def open_data_tables(page, label: str = "Show data") -> None:
 def site_states():
     """Every page of the bundled site computed in Python once for the session, as the
     build does and independent of any page or runtime: (site, states by slug, prose by slug)."""
-    from generator.load.content import load_site
+    from generator.build import read_site
     from generator.render.prose import render_prose
     from generator.compute.states import compute_site
 
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     computed = compute_site(site)
     return site, computed, render_prose(site, computed)
 

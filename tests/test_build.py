@@ -90,10 +90,10 @@ def test_refuses_an_output_folder_inside_the_sources(tmp_path, inside):
 def test_two_outputs_at_one_path_fail_the_build(tmp_path, monkeypatch):
     """Whatever makes them (here a kind that also writes the index page), a second file at
     a path is an error naming both makers, never a page silently replaced."""
-    from generator.kinds import KINDS_BY_NAME
+    from generator.kinds import discover
     from generator.site import Page
 
-    kind = type(KINDS_BY_NAME()["explainer"])
+    kind = type(discover()["explainer"])
     render = kind.render
     monkeypatch.setattr(kind, "render", lambda self, source, *rest: render(self, source, *rest) + [
         Page("index.html", "<p>mine</p>", source=source.slug)])

@@ -19,9 +19,9 @@ def page(built_site, offline_page):
 
 
 def step_titles():
-    from generator.load.content import load_site
+    from generator.build import read_site
 
-    [explainer] = [page for page in load_site(CONTENT).pages if page.slug == SLUG]
+    [explainer] = [page for page in read_site(CONTENT).pages if page.slug == SLUG]
     return [step.title for step in explainer.steps]
 
 

@@ -21,7 +21,7 @@ import pytest
 from generator.build import build
 from generator.compute.states import compute_site
 from generator.errors import ContentError, StrictModeError
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render import charts
 from generator.compute.precision import written_data
 
@@ -36,7 +36,7 @@ MINUS = "\u2212"
 
 @pytest.fixture(scope="module")
 def fixture_steps():
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     return site, compute_site(site)[SLUG]
 
 

@@ -10,7 +10,7 @@ import pytest
 from generator.build import build
 from generator.errors import ContentError, MarkupError, Problem
 from generator.load.bibliography import load_bibliography
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.citations import CitationStyle, Cited, cited_keys, citation_html, citation_text, \
     find_citations
 
@@ -152,7 +152,7 @@ def test_the_reference_list_holds_what_the_page_cites_and_its_further_reading(tm
     main = content / "coin-flips/explainer.md"
     main.write_text(main.read_text().replace("related = [", 'further_reading = ["michel2019a"]\nrelated = ['))
     warnings: list = []
-    site = load_site(content, warnings)
+    site = read_site(content, warnings)
     assert site.pages[0].cites == ["vaswani2017", "devlin2019", "gemma2024"]
     assert [w.message for w in warnings] == [
         "entry 'michel2019b' is cited by no page: cite it as [@michel2019b] or list it in a page's further_reading"]
@@ -186,7 +186,7 @@ def test_json_ld_cites_the_reference_list(tmp_site):
 def test_an_unknown_key_is_an_error_at_its_file_and_line(tmp_site):
     content = site_with(tmp_site, step_text="Click **3**, as [@vaswani2071, p. 2] says.")
     with pytest.raises(ContentError) as info:
-        load_site(content)
+        read_site(content)
     [problem] = info.value.problems
     assert (problem.path.name, problem.line) == ("01-runs.md", 31)
     assert problem.message == "unknown citation key 'vaswani2071' (did you mean 'vaswani2017'?)"
@@ -202,7 +202,7 @@ def test_a_site_without_a_bibliography_leaves_at_signs_alone_but_not_bracketed_c
 def test_without_a_bibliography_a_bracketed_citation_is_an_error(tmp_site):
     content = tmp_site({"coin-flips/steps/01-runs.md": STEP.replace("Click **3**.", "Click **3** [@x].")})
     with pytest.raises(ContentError) as info:
-        load_site(content)
+        read_site(content)
     assert "cites 'x', but the site has no bibliography" in info.value.problems[0].message
 
 
@@ -211,7 +211,7 @@ def test_further_reading_must_name_an_entry(tmp_site):
     main = content / "coin-flips/explainer.md"
     main.write_text(main.read_text().replace("related = [", 'further_reading = ["gemma2042"]\nrelated = ['))
     with pytest.raises(ContentError) as info:
-        load_site(content)
+        read_site(content)
     [problem] = info.value.problems
     assert problem.field == "further_reading" and problem.line == 6
     assert "'gemma2042', which is not in the bibliography (did you mean 'gemma2024'?)" in problem.message

@@ -2,18 +2,18 @@
 and the field, all collected before stopping."""
 import pytest
 
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.errors import ContentError
 
 
 def problems(content):
     with pytest.raises(ContentError) as info:
-        load_site(content)
+        read_site(content)
     return info.value.problems
 
 
 def test_tiny_site_loads(tmp_site):
-    site = load_site(tmp_site())
+    site = read_site(tmp_site())
     assert site.config.title == "Tiny Site"
     [explainer] = site.pages
     assert explainer.slug == "coin-flips"
@@ -42,7 +42,7 @@ def test_missing_required_fields(tmp_site):
 
 def test_unknown_keys_are_warnings_with_a_suggestion(tmp_site):
     content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
-    site = load_site(content)
+    site = read_site(content)
     [warning] = site.warnings
     assert warning.field == "titel" and "did you mean 'title'" in warning.message and warning.line == 2
 
@@ -53,17 +53,17 @@ def test_loading_again_reads_every_edit_and_gives_fresh_objects(tmp_site):
     changes in what it loaded is not what the next load gives."""
     content = tmp_site({"site.toml": 'title = "T"\ntitel = "typo"\n[[extra]]\nslug = "dice"\ntitle = "Dice"\nplanned = true\n'})
     step_file = content / "coin-flips" / "steps" / "01-runs.md"
-    first = load_site(content)
+    first = read_site(content)
     [step] = first.pages[0].steps
     step.controls = []                       # as the build gives a step its resolved controls
     step.readouts.clear()
-    again = load_site(content)
+    again = read_site(content)
     [kept] = again.pages[0].steps
     assert kept is not step and len(kept.controls) == 1 and len(kept.readouts) == 2
     assert [w.field for w in again.warnings] == ["titel"]
     step_file.write_text(step_file.read_text("utf-8").replace("With {{ flips }} flips", "Edited: {{ flips }}")
                          .replace('title = "Runs of Heads"', 'title = "Runs"\ncolour = "red"'), "utf-8")
-    edited = load_site(content)
+    edited = read_site(content)
     [step] = edited.pages[0].steps
     assert step.prose.startswith("Edited: ") and step.title == "Runs"
     assert sorted(w.field for w in edited.warnings) == ["colour", "titel"]

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from generator.build import build
 from generator.compute.states import compute_site
 from generator.errors import ContentError
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.prose import render_prose
 
 from .conftest import FIXTURES, THEMES
@@ -31,7 +31,7 @@ def build_controls_site(folder):
     test_keyboard.py and test_deep_links.py."""
     out = folder / "build"
     build(CONTENT, out, THEMES)
-    loaded = load_site(CONTENT)
+    loaded = read_site(CONTENT)
     computed = compute_site(loaded)
     return out, computed[SLUG], render_prose(loaded, computed)[SLUG]
 

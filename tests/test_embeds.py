@@ -12,7 +12,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from generator.build import build
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.prose import render_prose
 from generator.kinds.explainer.pages import step_embed_code
 from generator.render.urls import Urls
@@ -103,7 +103,7 @@ def test_a_step_embed_s_bytes_are_its_step_s_alone(built_site):
 def test_the_explainer_and_each_step_offer_their_iframe_code(tiny_build):
     page = (tiny_build / "coin-flips/index.html").read_text()
     boxes = re.findall(r"(<textarea[^>]*data-embed-code[^>]*>)(.*?)</textarea>", page, re.S)
-    site = load_site(tiny_build.parent / "content")
+    site = read_site(tiny_build.parent / "content")
     explainer = site.pages[0]
     whole, step = step_embed_code(Urls("page/index.html", site.config.base_url), explainer, None), step_embed_code(Urls("page/index.html", site.config.base_url), explainer, explainer.steps[0])
     assert [html.unescape(code) for _, code in boxes] == [whole.html, step.html]
@@ -141,7 +141,7 @@ def servers():
 
 @pytest.fixture(scope="module")
 def expected():
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     computed = compute_site(site)
     return computed[SLUG], render_prose(site, computed)[SLUG]
 

@@ -11,14 +11,14 @@ import math
 import pytest
 
 from generator.compute.precision import written_data
-from generator.load.content import load_site
+from generator.build import read_site
 
 from .conftest import CONTENT, PageWatch, draw_every_chart
 from .content.reader import (choose, chosen, colour_names, count_plotly_calls, every_choice, expected_table,
                              normalise, open_explainer, readouts, shown_step, shown_table, wait_until_drawn,
                              with_colours)
 
-EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer"]
+EXPLAINERS = [page.slug for page in read_site(CONTENT).pages if page.kind == "explainer"]
 
 
 @pytest.fixture(scope="session")

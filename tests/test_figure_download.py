@@ -18,14 +18,14 @@ import pytest
 from playwright.sync_api import expect
 
 from generator.kinds.explainer.content import value_text
-from generator.load.content import load_site
+from generator.build import read_site
 
 from .conftest import CONTENT, THEMES, PageWatch
 from .content.reader import choose, every_choice, resolve_theme_colours, wait_until_drawn
 from .hosting import PagesServer, build_with_base_url
 from .pictures import png_size
 
-EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer"]
+EXPLAINERS = [page.slug for page in read_site(CONTENT).pages if page.kind == "explainer"]
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
 
@@ -328,7 +328,7 @@ def test_in_a_sandboxed_frame_without_downloads_the_figure_opens(built_site, bro
 def test_a_published_site_cites_its_own_address_from_the_page_and_its_embeds(tmp_site, tmp_path, reader):
     base = "https://example.org/tiny/"
     out = build_with_base_url(tmp_site(), tmp_path / "published", base, THEMES)
-    site = load_site(tmp_path / "published" / "content")
+    site = read_site(tmp_path / "published" / "content")
     labels = site.config.labels
     [explainer] = site.pages
     step = explainer.steps[0]

@@ -111,13 +111,13 @@ def test_the_licence_line_is_shown_and_cited_when_site_toml_sets_it(tmp_site, tm
 
 def test_the_licence_must_be_text(tmp_site):
     from generator.errors import ContentError
-    from generator.load.content import load_site
+    from generator.build import read_site
 
     content = tmp_site()
     config = content / "site.toml"
     config.write_text("licence = 4\n" + config.read_text("utf-8"), "utf-8")
     with pytest.raises(ContentError) as caught:
-        load_site(content)
+        read_site(content)
     assert "licence" in str(caught.value) and "expected a string" in str(caught.value)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from generator.build import build
 from generator.compute.states import compute_site
-from generator.load.content import load_site
+from generator.build import read_site
 
 from .conftest import FIXTURES, THEMES
 from .hosting import PagesServer
@@ -57,7 +57,7 @@ def hosted(tmp_path_factory):
 @pytest.fixture(scope="module")
 def tiny_step():
     """The tiny explainer's one step, computed as the build computes it."""
-    return compute_site(load_site(TINY))["coin-flips"][0]
+    return compute_site(read_site(TINY))["coin-flips"][0]
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ def game(built_site):
     """(the game's source, its rounds' states, the build folder)."""
     out, result = built_site
     source = next(page for page in result.site.pages if page.slug == SLUG)
-    rounds, _ = result.computed[SLUG]
+    rounds = result.computed[SLUG].rounds
     return source, rounds, out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.compute.states import compute_site
 
 from .conftest import CONTENT
@@ -25,7 +25,7 @@ FOCUSED = """() => {
 
 @pytest.fixture(scope="module")
 def computed():
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     return site, compute_site(site)
 
 
@@ -190,7 +190,7 @@ def test_one_round_of_each_game_by_keyboard(themed_site, browser, computed):
     games = [page for page in site.pages if page.kind == "game"]
     assert games, "the site has a game"
     for game in games:
-        rounds, _ = states[game.slug]
+        rounds = states[game.slug].rounds
         first = rounds[0]
         label = game.labels["spotlight"] if len(first.heads) == 1 else \
             game.labels["head_spotlight"].replace("{head}", first.heads[0])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.kinds import KINDS_BY_NAME, PageKind
+from generator.kinds import PageKind, discover
 
 from .conftest import FIXTURES, ROOT, THEMES, copy_generator
 
@@ -35,7 +35,7 @@ def _build(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_explainer_is_a_kind():
-    kind = KINDS_BY_NAME()["explainer"]
+    kind = discover()["explainer"]
     assert isinstance(kind, PageKind) and kind.main_file == "explainer.md" and kind.runtime == "runtime.js"
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from generator.build import build
 from generator.compute.states import compute_site
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render import charts
 from generator.render.prose import render_prose
 
@@ -30,7 +30,7 @@ PHONE = {"width": 360, "height": 800}
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("newcomer") / "build"
     result = build(CONTENT, out, THEMES, strict=True)  # nothing to warn about: the author replaced the starter
-    loaded = load_site(CONTENT)
+    loaded = read_site(CONTENT)
     computed = compute_site(loaded)
     return out, result.computed[SLUG], render_prose(loaded, computed)[SLUG]
 

@@ -8,7 +8,7 @@ import pytest
 from generator.build import build
 from generator.cache import disk as diskcache
 from generator.errors import BuildError
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.outputs import offline
 from generator.outputs.offline import drop_marked, script_text, single_file
 from generator.outputs.scorm.page import _PackagePage, package_page
@@ -121,7 +121,7 @@ def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
 
 @pytest.fixture(scope="module")
 def expected():
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     computed = compute_site(site)
     return computed[SLUG], render_prose(site, computed)[SLUG]
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from generator.build import build
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.pages import split_questions
 from generator.render.prose import MarkdownRenderer
 from generator.load.schema import LABELS
@@ -197,7 +197,7 @@ def test_an_intro_without_a_question_is_a_warning(tmp_site, tmp_path):
     content = tmp_site()
     explainer = content / "coin-flips" / "explainer.md"
     explainer.write_text(explainer.read_text("utf-8").replace('question = "What is a coin flip?"\n', ""), "utf-8")
-    [warning] = load_site(content).warnings
+    [warning] = read_site(content).warnings
     assert warning.field == "question" and "intro has no heading" in warning.message
     out = tmp_path / "out"
     build(content, out, THEMES)
@@ -214,7 +214,7 @@ def test_question_headings_are_inline_markdown():
 
 @pytest.fixture(scope="module")
 def explainer():
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     return site, next(e for e in site.pages if e.slug == SLUG)
 
 
@@ -289,7 +289,7 @@ def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
     """Above the chart, where a narrow screen wraps it; Plotly would cut it off."""
     out, _ = built_site
     html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     [explainer] = [page for page in site.pages if page.slug == "multi-head-attention"]
     titles = [step.chart.title for step in explainer.steps if step.chart.title]
     shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)

@@ -7,7 +7,7 @@ import markdown
 import pytest
 
 from generator.build import build
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.errors import ContentError
 from generator.render.prose import render_prose
 from generator.compute.states import compute_site
@@ -18,7 +18,7 @@ STEP = (FIXTURES / "tiny/content/coin-flips/steps/01-runs.md").read_text()
 
 
 def prose_problem(content):
-    site = load_site(content)
+    site = read_site(content)
     with pytest.raises(ContentError) as info:
         render_prose(site, compute_site(site))
     [problem] = info.value.problems
@@ -49,7 +49,7 @@ def test_a_misspelt_value_in_prose_or_a_summary_gets_the_name_the_model_returns(
 
 def test_a_misspelt_list_readout_or_chart_key_gets_the_model_s_name(tmp_site):
     def problem_of(files):
-        site = load_site(tmp_site(files))
+        site = read_site(tmp_site(files))
         with pytest.raises(ContentError) as info:
             compute_site(site)
         return info.value.problems[0].message
@@ -241,7 +241,7 @@ def test_a_count_and_its_words_agree_in_every_state(tmp_site):
     step = STEP.replace("With {{ flips }} flips there are", "{{ flips | count('flip') }} {{ flips | plural('gives', "
                         "'give') }} {{ outcomes | count('outcome') }}; all heads stays above "
                         "{{ probability | lower_bound(2) }}, and")
-    site = load_site(tmp_site({"coin-flips/steps/01-runs.md": step}))
+    site = read_site(tmp_site({"coin-flips/steps/01-runs.md": step}))
     prose = render_prose(site, compute_site(site))["coin-flips"][0].states
     assert prose["0"][0].startswith("<p>1 flip gives 2 outcomes; all heads stays above 0.49, and")
     assert prose["2"][0].startswith("<p>3 flips give 8 outcomes; all heads stays above 0.12, and")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from generator.load.content import load_site
+from generator.build import read_site
 
 from .conftest import CONTENT, PageWatch
 from .content.reader import shown_step
@@ -19,7 +19,7 @@ from .quiz_reader import (answer, expected_feedback, question_group, reach_quest
                           words)
 from .test_accessibility import AXE, COLOUR_RULES, run_axe
 
-QUIZZED = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer" and page.quiz]
+QUIZZED = [page.slug for page in read_site(CONTENT).pages if page.kind == "explainer" and page.quiz]
 
 
 def test_the_bundled_site_has_questions():

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from generator.build import build
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.errors import GeneratorError
 from generator.dev.scaffold import scaffold
 
@@ -65,7 +65,7 @@ def test_new_explainer_builds_joins_the_series_and_checks_strict_once_its_placeh
     make_it_mine(content / "my-topic")
     checked = cli("check", "--strict", "--content", content)
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
-    site = load_site(content)
+    site = read_site(content)
     assert [e.slug for e in site.pages] == ["coin-flips", "my-topic"]
     step, spread = site.pages[1].steps
     assert len(step.controls) == 1 and len(step.readouts) == 1 and step.chart.kind == "bar"
@@ -131,7 +131,7 @@ def test_check_warns_about_the_placeholder_subtitle_an_older_new_wrote(tmp_site)
     site_toml = (content / "site.toml").read_text().replace("Not written yet.", SUBTITLE_PLACEHOLDER)
     (content / "site.toml").write_text(site_toml)
     warnings = []
-    load_site(content, warnings)
+    read_site(content, warnings)
     [warning] = warnings
     assert warning.path == content / "site.toml" and warning.line == 12 and warning.field == "subtitle"
 
@@ -154,7 +154,7 @@ def test_an_explainer_already_listed_is_not_listed_twice(tmp_site):
     assert not made.added_to_series
     assert (content / "site.toml").read_bytes() == before
     assert 'title = "Dice"' in (content / "dice" / "explainer.md").read_text()
-    assert [e.slug for e in load_site(content).pages] == ["coin-flips", "dice"]
+    assert [e.slug for e in read_site(content).pages] == ["coin-flips", "dice"]
 
 
 @pytest.mark.parametrize("slug", ["My Topic", "my_topic", "-topic", "topic-", ""])
@@ -205,7 +205,7 @@ def test_refuses_when_series_is_an_inline_list(tmp_site):
 def test_a_title_with_quotes_stays_valid_toml(tmp_site):
     content = tmp_site()
     scaffold(content, "quotes", title='The "Best" Path \\ Ever')
-    explainer = {e.slug: e for e in load_site(content).pages}["quotes"]
+    explainer = {e.slug: e for e in read_site(content).pages}["quotes"]
     assert explainer.title == 'The "Best" Path \\ Ever'
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from generator.load import schema
 from generator.kinds.explainer import schema as explainer_schema
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.errors import ContentError
 
 from .conftest import FIXTURES
@@ -17,7 +17,7 @@ CONFIG = (FIXTURES / "tiny" / "content" / "site.toml").read_text("utf-8")
 
 def problem(content):
     with pytest.raises(ContentError) as info:
-        load_site(content)
+        read_site(content)
     [found] = info.value.problems
     return found
 
@@ -44,7 +44,7 @@ def test_bad_site_options_are_named(tmp_site, lines, field, message):
 
 
 def test_base_url_gets_one_trailing_slash(tmp_site):
-    site = load_site(with_config(tmp_site, 'base_url = "https://user.github.io/repo"'))
+    site = read_site(with_config(tmp_site, 'base_url = "https://user.github.io/repo"'))
     assert site.config.base_url == "https://user.github.io/repo/"
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from generator.build import build
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.seo import page_url, plain_text
 
 from .conftest import CONTENT, FIXTURES, THEMES
@@ -17,7 +17,7 @@ from .hosting import build_with_base_url, parse_page
 
 BASE = "https://lensa.example.org/ml/"
 # The page's own date and questions, as content/ gives them (the tests follow the content).
-MHA = next(page for page in load_site(CONTENT).pages if page.slug == "multi-head-attention")
+MHA = next(page for page in read_site(CONTENT).pages if page.slug == "multi-head-attention")
 UPDATED = MHA.updated.isoformat()
 QUESTIONS = len(re.findall(r"^### ", MHA.questions, flags=re.M))
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -119,7 +119,7 @@ def test_article_json_ld_matches_the_page(published):
     assert article["url"] == article["mainEntityOfPage"] == page.canonical
     assert article["inLanguage"] == "en"
     assert article["isPartOf"]["url"] == BASE and article["isPartOf"]["name"] == "Lensa ML"
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     [explainer] = [e for e in site.pages if e.slug == "multi-head-attention"]
     # The works of the page's references, in their order: those its text cites.
     listed = re.findall(r'<li id="ref-([^"]+)">', html)

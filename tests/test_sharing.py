@@ -3,7 +3,7 @@ an absolute address only when the site knows where it is published."""
 import re
 from html.parser import HTMLParser
 
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.kinds.explainer.pages import step_embed_code
 from generator.render.sharing import IFRAME_ATTRIBUTES, iframe_html
 from generator.render.urls import Urls, embed_path, offline_path
@@ -26,7 +26,7 @@ def test_addresses():
 
 
 def test_code_without_base_url_is_relative_to_the_page(tmp_site):
-    site = load_site(tmp_site())
+    site = read_site(tmp_site())
     explainer = site.pages[0]
     code = step_embed_code(Urls("page/index.html", site.config.base_url), explainer, explainer.steps[0])
     assert code.src == "../embed/coin-flips/step-1.html" and not code.absolute
@@ -44,7 +44,7 @@ def test_code_with_base_url_is_absolute(tmp_site):
     content = tmp_site()
     config = content / "site.toml"
     config.write_text('base_url = "https://example.org/course"\n' + config.read_text())
-    site = load_site(content)
+    site = read_site(content)
     code = step_embed_code(Urls("page/index.html", site.config.base_url), site.pages[0], site.pages[0].steps[0])
     assert code.absolute
     assert code.src == "https://example.org/course/embed/coin-flips/step-1.html"

@@ -12,7 +12,7 @@ from generator.build import build
 from generator.cli import main
 from generator.dev.site_scaffold import init_site
 from generator.errors import GeneratorError
-from generator.load.content import load_site
+from generator.build import read_site
 
 from .conftest import ROOT, write_files
 
@@ -38,7 +38,7 @@ def test_init_starts_a_site_that_builds(tmp_path, capsys):
     assert readme.startswith("# My Site\n")
     for command in ("lensa serve", "lensa new my-topic", "lensa build", "Settings → Pages"):
         assert command in readme, command
-    site = load_site(folder / "content")
+    site = read_site(folder / "content")
     assert [page.slug for page in site.pages] == ["softmax-temperature"]
     result = build(folder / "content", tmp_path / "out", folder / "themes")  # no themes/: the packaged ones
     assert (tmp_path / "out" / "softmax-temperature" / "index.html").is_file() and result.state_count > 1

@@ -10,27 +10,26 @@ import functools
 import re
 from pathlib import Path
 
-from ..dev.leftovers import starter_leftovers
 from ..errors import ContentError, Problem
-from ..kinds import KINDS_BY_NAME
-from ..render.citations import find_citations
 from ..site import DEFAULT_KIND, Site, SiteConfig
 from . import schema
 from .bibliography import Bibliography, load_bibliography
 from .frontmatter import load_document, parse_toml, read_text
+from .syntax import find_citations
 
 SITE_FILE = "site.toml"
 
 SeriesEntry = schema.record("SeriesEntry", schema.SERIES_ENTRY, __name__)
+Reference = schema.record("Reference", schema.REFERENCE, __name__)  # a work a page cites ([[references]])
 
 
-def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: dict | None = None) -> Site:
-    """Read content/: the site config and every content folder in it.
+def load_site(content_dir: Path, kinds: dict, warnings: list[Problem] | None = None) -> Site:
+    """Read content/: the site config and every content folder in it, each by its kind.
 
-    Warnings are appended to `warnings` as they are found (the caller's counting
-    collector), so they are reported even when errors stop the build. `kinds`
-    (name -> PageKind) defaults to every kind under generator/kinds/."""
-    kinds = kinds or KINDS_BY_NAME()
+    `kinds` (name -> PageKind) is the build's registry (kinds.discover()), kept on the
+    Site for the stages after this one. Warnings are appended to `warnings` as they are
+    found (the caller's counting collector), so they are reported even when errors stop
+    the build."""
     if not content_dir.is_dir():
         what = "is not a folder" if content_dir.exists() else "does not exist"
         raise ContentError.one(content_dir, f"{what}: expected the content folder, with a {SITE_FILE}")
@@ -53,12 +52,11 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
     errors += _check_page_links(pages, texts)
     bibliography = _bibliography(content_dir, config, errors) if config else None
     errors += _check_citations(pages, texts, bibliography, kinds, warnings)
-    if config:  # text `new` wrote that the author has not replaced yet: --strict refuses it
-        warnings += starter_leftovers(pages, texts, config.path, _source(config.path))
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
-    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings, bibliography=bibliography)
+    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings, bibliography=bibliography,
+                kinds=kinds)
 
 
 def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Problem
-from ..compute.formats import formatter
-from ..render.urls import ROOT_FOLDERS, ROOT_NAMES
+from ..site import ROOT_FOLDERS, ROOT_NAMES
 
 _TYPE_NAMES = {
     str: "a string",
@@ -84,7 +83,7 @@ MAX_SLUG = 80  # a slug names a folder and files (offline/<slug>.html, <slug>-sc
 
 def check_slug(value: str) -> str | None:
     """A page's name in its folder and its addresses: never one of the names the build
-    writes at its root (render/urls.py's ROOT_NAMES), which its folder would collide with."""
+    writes at its root (site.py's ROOT_NAMES), which its folder would collide with."""
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", value):
         near = slug_of(value)
         hint = f" (did you mean {near!r}?)" if near and near != value else ""
@@ -147,14 +146,6 @@ def months(value: list) -> str | None:
 def identifier(value: str) -> str | None:
     if not value.isidentifier():
         return f"expected a Python identifier, found {value!r}"
-    return None
-
-
-def format_check(value: str) -> str | None:
-    if formatter(value) is None:
-        return ("expected text, count, fixed:N (N from 0 to 9), significant:N (N from 1 to 9), percent or shape, "
-                f"found {value!r}" + did_you_mean(value, ("text", "count", "fixed:2", "significant:3", "percent",
-                                                          "shape")))
     return None
 
 

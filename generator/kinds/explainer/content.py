@@ -9,10 +9,10 @@ from pathlib import Path
 
 from ...errors import ContentError, Problem
 from ...load import schema
-from ...load.content import collect, present
+from ...load.content import Reference, collect, present
 from ...load.frontmatter import load_document, parse_document, read_text
 from ...render import charts as chart_kinds
-from .. import PageSource, Reference
+from .. import PageSource
 from .quiz.content import load_quiz
 from .schema import CHART, EXPLAINER, READOUT, STEP
 

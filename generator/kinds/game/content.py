@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ...errors import ContentError, Problem
 from ...load import schema
-from ...load.content import collect, present
+from ...load.content import Reference, collect, present
 from ...load.frontmatter import load_document
-from .. import PageSource, Reference
+from .. import PageSource
 from .schema import GAME, ROUND
 
 MAIN_FILE = "game.md"
