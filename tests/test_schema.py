@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 from generator.load import schema
+from generator.load.toml_lines import line_of
+from generator.load import validation
 from generator.kinds.explainer import schema as explainer_schema
 from generator.build import read_site
 from generator.errors import ContentError
@@ -84,7 +86,7 @@ def validate(text, table):
     import tomllib
 
     front = text.split("+++")[1]
-    return schema.validate(tomllib.loads(front), table, Path("step.md"), text)
+    return validation.validate(tomllib.loads(front), table, Path("step.md"), text)
 
 
 def test_problems_in_nested_tables_point_at_their_own_lines():
@@ -109,6 +111,6 @@ def test_every_option_has_a_docstring_and_a_type():
 
 
 def test_line_of_ignores_the_markdown_body():
-    assert schema.line_of(STEP, "title") == 2
-    assert schema.line_of(STEP, "kind", "chart.") == 19
-    assert schema.line_of(STEP, "nothing") is None
+    assert line_of(STEP, "title") == 2
+    assert line_of(STEP, "kind", "chart.") == 19
+    assert line_of(STEP, "nothing") is None

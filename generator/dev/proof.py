@@ -14,11 +14,10 @@ from pathlib import Path
 
 from ..cache.build import BuildCache
 from ..compute.states import compute_site
-from ..errors import ContentError, Problem
+from ..errors import ContentError, Problem, did_you_mean
 from ..kinds import discover
 from .leftovers import site_leftovers
 from ..load.content import load_site
-from ..load.schema import did_you_mean
 from ..render.extensions import plain_text_of
 from ..render.prose import markdown_renderer, render_prose
 from ..site import ProofSection, ProofText

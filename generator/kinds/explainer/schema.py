@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as _dt
 
 from ...compute.formats import formatter
-from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, did_you_mean, identifier, nonempty, values_check
+from ...errors import did_you_mean
+from ...load.schema import FURTHER_READING, KIND, REFERENCE
+from ...load.validation import Option, identifier, nonempty, values_check
 from ...render.charts import KINDS
 
 
