@@ -556,7 +556,7 @@ def test_nu_html_checker_reports_no_errors(fixture_site):
 
 def test_every_step_by_keyboard(fixture_site, browser, fixture_steps):
     """In each step, from the pressed button, an arrow and Enter choose another value,
-    and the chart is drawn again for it (tests/test_keyboard.py covers the Tab order)."""
+    and the chart is drawn again for it (tests/browser/test_keyboard.py covers the Tab order)."""
     _, out = fixture_site
     _, steps = fixture_steps
     context, page, errors = open_chart_page(browser, out)

@@ -266,7 +266,7 @@ def test_a_package_opens_from_the_unpacked_zip_with_the_network_blocked(browser,
     """From disk, where there is no LMS: the page works as on the site, nothing is
     fetched and nothing is logged (the bridge finds no API and stops). Once per kind:
     every page's package holds the same page as the site's package, which the LMS
-    launches page by page above (tests/test_scorm.py compares them)."""
+    launches page by page above (tests/generator/outputs/scorm/test_scorm.py compares them)."""
     _, packages = scorm_site
     source = pages_of_kind(built_site, kind)[0]
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -2,7 +2,7 @@
 committed in fixtures/tiny/expected/. Any change to what a build writes shows
 here as a diff, so a refactor that should change nothing can prove it, and an
 intended change is reviewed in the commit that updates the expected pages
-(LENSA_UPDATE_GOLDEN=1 pytest tests/test_golden.py rewrites them)."""
+(LENSA_UPDATE_GOLDEN=1 pytest tests/generator/test_golden.py rewrites them)."""
 from __future__ import annotations
 
 import difflib

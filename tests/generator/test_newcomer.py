@@ -2,7 +2,7 @@
 (tests/fixtures/newcomer/, issue 24), read as its reader would on a 360 px phone:
 its loss curve reads at every learning rate on a log axis, its path is one line
 with its start and end labelled and no label over another, its slider's track stays
-put, and a sentence that ends a line never runs into the next. (tests/test_responsive.py
+put, and a sentence that ends a line never runs into the next. (tests/browser/test_responsive.py
 opens every page of the fixture at 360 px: none scrolls sideways.)"""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Where the packaged files are: in this checkout, the top-level themes/ and the
 plotly.js bundle built from the plotly.js that package.json pins (installed from
-the wheel, the package's own copies: tests/test_packaging.py)."""
+the wheel, the package's own copies: tests/generator/test_packaging.py)."""
 import json
 
 from generator import resources

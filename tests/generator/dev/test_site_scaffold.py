@@ -1,7 +1,7 @@
 """`init [FOLDER]`: a site that builds, with a series of one explainer, a
 workflow that publishes it, and a README; a folder that is not empty is
 refused with one line and nothing changed, and no file is ever overwritten.
-(tests/test_packaging.py runs it from the installed wheel.)"""
+(tests/generator/test_packaging.py runs it from the installed wheel.)"""
 import re
 import tomllib
 

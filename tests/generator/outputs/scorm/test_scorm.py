@@ -2,7 +2,7 @@
 site, in SCORM 1.2 and 2004, with manifests valid against the official IMS and
 ADL schemas, holding exactly what their pages use, reproducible, and refused
 with one line per page that an LMS could not list. The LMS side, in Chromium
-with scorm-again, is tests/test_scorm_lms.py."""
+with scorm-again, is tests/browser/test_scorm_lms.py."""
 from __future__ import annotations
 
 import re
