@@ -143,6 +143,7 @@ def test_a_burst_of_clicks_writes_the_address_once(offline_page, explainer):
     """Each address write costs the browser a navigation: clicking through states
     quickly writes the address once, when the reader pauses, with the last state."""
     page = open_page(offline_page, explainer)
+    page.clock.install()  # the page's timers on a clock the test runs: no wait tied to the write's pause
     section = step(page, "Multiple Heads")
     group = section.get_by_role("group", name="Heads", exact=True)
     buttons = [group.get_by_role("button", name=re.compile(rf"^{value}(\s|$)")).element_handle()
@@ -154,7 +155,7 @@ def test_a_burst_of_clicks_writes_the_address_once(offline_page, explainer):
         buttons.forEach(b => b.click());
     }""", buttons)
     assert_fragment(page, "#step-2&s2=heads:8")
-    page.wait_for_timeout(300)
+    page.clock.run_for(1000)  # every timer the clicks set has run
     assert page.evaluate("window.__writes") == 1
     assert pressed(section, "Heads") == "8"
     assert offline_page.errors == []
@@ -164,10 +165,11 @@ def test_a_pending_write_never_undoes_an_address_the_reader_changed(offline_page
     """A click schedules an address write; if the reader changes the address before it
     runs (and before its hashchange arrives), the write must not put the old state back."""
     page = open_page(offline_page, explainer)
+    page.clock.install()
     click(step(page, "Multiple Heads"), "Heads", "2")
     # The address changes without a hashchange yet: the event is what is still on the way.
     page.evaluate("history.replaceState(null, '', '#s2=heads:8')")
-    page.wait_for_timeout(400)  # past the write's 250 ms pause
+    page.clock.run_for(1000)  # the pending write has run, whatever its pause
     assert fragment(page) == "#s2=heads:8"
     page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))")
     page.wait_for_function("explainerRuntime.steps[1].key !== explainerRuntime.steps[1].spec.default")
