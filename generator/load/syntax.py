@@ -60,7 +60,9 @@ def _spans(text: str) -> list[tuple[bool, str]]:
 # A key: Pandoc's, letters, digits and _ with inner punctuation (a trailing one is the sentence's).
 _KEY = r"(?:\{(?P<braced>[^{}\n]+)\}|(?P<bare>\w(?:[\w:.#$%&+?<>~/-]*\w)?))"
 _NARRATIVE = re.compile(r"(?<![\w@\\/])(?P<minus>-?)@" + _KEY + r"(?:[ \t]?\[(?P<locator>[^\[\]\n]+)\])?")
-_BRACKETED = re.compile(r"\[(?P<body>[^\[\]]*?(?<![\w\\])-?@[^\[\]]*)\](?![(\[:])")
+_BRACKETED = re.compile(r"\[(?P<body>[^\[\]]*?(?<![\w\\])-?@[^\[\]]*)\](?![(\[])")
+# A link reference definition ('[label]: address' opening a line) is Markdown's, not a citation.
+_DEFINITION = re.compile(r"(?:^|\n)[ ]{0,3}\Z")
 _ITEM = re.compile(r"^(?P<prefix>.*?)(?<![\w@\\])(?P<minus>-?)@" + _KEY + r"(?P<suffix>.*)$", re.S)
 
 
@@ -96,6 +98,9 @@ def _in_prose(text: str, narrative: bool) -> list[Citation]:
     citations, taken = [], []
     for match in _BRACKETED.finditer(text):
         if _BLANK.search(match.group(0)):
+            continue
+        if text.startswith(":", match.end()) and _DEFINITION.search(text, 0, match.start()):
+            taken.append(range(match.start(), match.end()))
             continue
         items = [_ITEM.match(item) for item in match.group("body").split(";")]
         if all(items):

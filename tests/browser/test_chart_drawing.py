@@ -171,7 +171,7 @@ def test_a_click_that_changes_only_the_layout_relayouts_just_what_changed(built_
     section.scroll_into_view_if_needed()
     index = page.evaluate("explainerRuntime.steps.findIndex(s => s.spec && s.section.id === 'step-6')")
     wait_drawn(page, index)
-    chart = section.locator("[data-chart]")
+    chart = section.locator("[data-chart]").first  # the weights, in the order of the sentence
     chart.evaluate("""gd => {
         window.__calls = [];
         for (const name of ["react", "relayout"]) {

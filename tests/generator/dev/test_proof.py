@@ -74,7 +74,7 @@ def test_html_becomes_the_text_a_reader_reads():
 
 
 def test_math_and_citations_are_written_as_a_reader_reads_them():
-    text = "\n".join(proofread(CONTENT, ["self-attention"], part=2))
+    text = "\n".join(proofread(CONTENT, ["self-attention"], part=3))
     assert "roughly √d_k = 2" in text and "multiplied by 1/√4 = 0.500" in text
     assert "the setting in which Vaswani et al. (2017) explain the scaling" in text
     assert "<math" not in text and "$" not in text and "@vaswani2017" not in text

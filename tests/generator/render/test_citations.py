@@ -85,6 +85,12 @@ def test_what_is_not_a_citation():
     assert cited_keys("Sentence ends with @vaswani2017. Then @devlin2019's idea.") == ["vaswani2017", "devlin2019"]
 
 
+def test_a_bracketed_citation_before_a_colon_is_a_citation_unless_it_defines_a_link():
+    [mid] = find_citations("The model card [@devlin2019]: twelve layers.")
+    assert mid.items == (Cited("devlin2019"),) and not mid.narrative
+    assert find_citations("Text.\n\n  [@devlin2019]: https://example.org/card\n") == []
+
+
 def test_author_year_with_et_al_and_letters(style):
     assert (style.authors("vaswani2017"), style.year("vaswani2017")) == ("Vaswani et al.", "2017")
     assert style.authors("devlin2019") == "Devlin and Chang"
