@@ -36,13 +36,7 @@ UNTESTED = {
     "kinds/game/proof.py": "dev/test_proof.py",
     "kinds/game/text.py": "kinds/game/test_game.py",
     "outputs/scorm/page.py": "outputs/scorm/test_scorm.py",
-    "render/charts/bar.py": "render/charts/test_charts.py",
     "render/charts/common.py": "render/charts/test_charts.py",
-    "render/charts/diagram.py": "render/charts/test_charts.py",
-    "render/charts/heatmap_grid.py": "render/charts/test_heatmap.py",
-    "render/charts/line.py": "render/charts/test_charts.py",
-    "render/charts/regions.py": "render/charts/test_heatmap.py",
-    "render/charts/scatter.py": "render/charts/test_charts.py",
 }
 
 
