@@ -25,7 +25,8 @@ def test_entries_as_plain_fields(tmp_path):
     assert errors == [] and list(bibliography.entries) == ["vaswani2017", "devlin2019"]
     entry = bibliography.entries["vaswani2017"]
     assert entry.surnames[:2] == ("Vaswani", "Shazeer") and entry.more_authors and entry.year == "2017"
-    assert bibliography.entries["devlin2019"].title == "BERT: Pre-training" and bibliography.entries["devlin2019"].line == 8
+    devlin = bibliography.entries["devlin2019"]
+    assert devlin.title == "BERT: Pre-training" and devlin.line == 8
     assert bibliography.closest("vaswani2071") == "vaswani2017" and bibliography.digest
 
 
