@@ -35,8 +35,6 @@ UNTESTED = {
     "kinds/game/payload.py": "kinds/game/test_game.py",
     "kinds/game/proof.py": "dev/test_proof.py",
     "kinds/game/text.py": "kinds/game/test_game.py",
-    "outputs/scorm/page.py": "outputs/scorm/test_scorm.py",
-    "render/charts/common.py": "render/charts/test_charts.py",
 }
 
 
