@@ -29,11 +29,6 @@ UNTESTED = {
     "kinds/explainer/quiz/content.py": "kinds/explainer/quiz/test_quiz.py",
     "kinds/explainer/quiz/view.py": "kinds/explainer/quiz/test_quiz.py",
     "kinds/explainer/text.py": "render/test_prose.py",
-    "kinds/game/content.py": "kinds/game/test_game.py",
-    "kinds/game/pages.py": "kinds/game/test_game.py",
-    "kinds/game/payload.py": "kinds/game/test_game.py",
-    "kinds/game/proof.py": "dev/test_proof.py",
-    "kinds/game/text.py": "kinds/game/test_game.py",
 }
 
 
