@@ -4,7 +4,7 @@
 // (themes/default/static/runtime.js, share.js, figure.js), so templates, the single-file
 // copy (outputs/offline.py), SCORM packages and pages opened from file:// work as
 // before. The bundles are committed: an installed Lensa has no Node. A test
-// (tests/test_script_bundles.py) runs `--check`, which fails when a committed bundle
+// (tests/scripts/test_bundles.py) runs `--check`, which fails when a committed bundle
 // differs from a fresh bundle of the sources. esbuild minifies them (mangling local
 // names, which rjsmin cannot); the build's rjsmin pass then only drops the banner.
 //
