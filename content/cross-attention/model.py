@@ -255,6 +255,9 @@ def looking_across(target="chat"):
             "second_source": SOURCE[second],
             "second_weight": float(row[second]),
             "rest_weight": float(1 - row[top] - row[second]),
+            # The other bars as their labels show them (two decimals): "the remaining 0.11" must not
+            # face three labels that add up to 0.10.
+            "rest_labels_sum": round(sum(round(float(w), 2) for i, w in enumerate(row) if i not in (top, second)), 2),
             "n_source": len(SOURCE),
             "n_target": len(TARGET),
             "source_sentence": " ".join(SOURCE),
