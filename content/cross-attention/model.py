@@ -295,12 +295,12 @@ DIAGRAM_BOXES = [
     "Source: the black cat is sleeping",   # 0
     "Encoder stack",                       # 1
     "Encoder output",                      # 2
-    "K (keys)",                            # 3
-    "V (values)",                          # 4
+    "Keys (K)",                            # 3
+    "Values (V)",                          # 4
     "Target so far: [start] le chat noir",  # 5
     "Masked self-attention",               # 6
     "Decoder state",                       # 7
-    "Q (queries)",                         # 8
+    "Queries (Q)",                         # 8
     "Cross-attention",                     # 9
 ]
 # [column, row] or [column, row, width]; row 0 is the top of the diagram.
