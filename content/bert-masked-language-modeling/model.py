@@ -199,6 +199,7 @@ def mask_word(word):
             "runner_up": VOCAB[g["order"][1]],
             "runner_up_p": float(g["probs"][g["order"][1]]),
             "capital": TOKENS[hidden] != g["target"],
+            "n_guesses": TOP_GUESSES,
             # The same in every state (for the hint and the deeper part).
             "vocab_size": len(VOCAB),
             "n_tokens": len(TOKENS),

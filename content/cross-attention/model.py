@@ -255,6 +255,9 @@ def looking_across(target="chat"):
             "second_source": SOURCE[second],
             "second_weight": float(row[second]),
             "rest_weight": float(1 - row[top] - row[second]),
+            # The other bars as their labels show them (two decimals): "the remaining 0.11" must not
+            # face three labels that add up to 0.10.
+            "rest_labels_sum": round(sum(round(float(w), 2) for i, w in enumerate(row) if i not in (top, second)), 2),
             "n_source": len(SOURCE),
             "n_target": len(TARGET),
             "source_sentence": " ".join(SOURCE),
@@ -292,12 +295,12 @@ DIAGRAM_BOXES = [
     "Source: the black cat is sleeping",   # 0
     "Encoder stack",                       # 1
     "Encoder output",                      # 2
-    "K (keys)",                            # 3
-    "V (values)",                          # 4
+    "Keys (K)",                            # 3
+    "Values (V)",                          # 4
     "Target so far: [start] le chat noir",  # 5
     "Masked self-attention",               # 6
     "Decoder state",                       # 7
-    "Q (queries)",                         # 8
+    "Queries (Q)",                         # 8
     "Cross-attention",                     # 9
 ]
 # [column, row] or [column, row, width]; row 0 is the top of the diagram.

@@ -82,7 +82,7 @@ def explainer(built_site):
 @pytest.fixture(scope="module")
 def game(built_site):
     page = pages_of_kind(built_site, "game")[0]
-    return page, built_site[1].computed[page.slug][0]
+    return page, built_site[1].computed[page.slug].rounds
 
 
 def quiz_of(site_states, slug):

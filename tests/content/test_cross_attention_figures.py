@@ -99,10 +99,23 @@ def test_step2_where_each_matrix_comes_from(computed, matrix, source, shape):
     path = [chart["boxes"][i] for i in chart["highlight"]]
     assert path[-1] == "Cross-attention"
     assert path[0].startswith("Target" if source == "decoder" else "Source")
-    assert path[-2].startswith(matrix + " ")
+    assert path[-2].endswith(f"({matrix})")
     # The path is drawn along arrows of the diagram, and what is off the path is faded.
     assert all([a, b] in chart["arrows"] for a, b in zip(chart["highlight"], chart["highlight"][1:]))
     assert set(chart["faded"]) == set(range(len(chart["boxes"]))) - set(chart["highlight"])
+
+
+def test_step2_box_labels_break_only_between_words(computed):
+    """The diagram's narrow K and V boxes read "V (valu / es)" at every width: a label is cut into
+    lines at spaces and hyphens only, so every word of it is whole on the page."""
+    _, steps, _ = computed
+    for state, _, _ in states_of(computed, 2):
+        figure = charts.get("diagram").figure(steps[1].step.chart, state.chart)
+        labels = [a["text"] for a in figure["layout"]["annotations"] if "<br>" in a.get("text", "")]
+        labels += [s["label"]["text"] for s in figure["layout"].get("shapes", []) if "label" in s]
+        assert labels
+        for label in labels:
+            assert label.replace("-<br>", "-").replace("<br>", " ") in state.chart["boxes"], label
 
 
 # Step 3: Two Kinds of Attention in the Decoder
