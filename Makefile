@@ -16,23 +16,23 @@ PLOTLY := plotly-bundle/dist/plotly.min.js
 NPM_BUILD := node_modules/.lensa-build
 NPM_DEV := node_modules/.lensa-dev
 
-.PHONY: build test serve check new docs dist scorm clean browser java bench retrain npm
+.PHONY: build test serve check new docs dist scorm clean browser java bench retrain npm scripts
 
-build: $(VENV)/.package $(PLOTLY)
+build: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) build
 
 check: $(VENV)/.package
 	$(LENSA) check --strict
 
 # The whole site in one reproducible zip (dist/<site title>.zip) for offline readers.
-dist: $(VENV)/.package $(PLOTLY)
+dist: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) dist
 
 # Every page, and the whole site, as SCORM 1.2 and 2004 packages for an LMS, in dist/scorm/ (docs/lms.md).
-scorm: $(VENV)/.package $(PLOTLY)
+scorm: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) dist --scorm
 
-serve: $(VENV)/.package $(PLOTLY)
+serve: $(VENV)/.package $(PLOTLY) scripts
 	$(LENSA) serve --port $(PORT)
 
 # make new SLUG=my-topic [TITLE="My Topic"] [SUBTITLE="..."] [AFTER=slug | BEFORE=slug]: start an
@@ -115,6 +115,13 @@ npm:
 # (after either npm ci: order-only, so the tests' fuller install does not rebuild it).
 $(PLOTLY): package-lock.json plotly-bundle/entry.js plotly-bundle/bundle.js | $(NPM_BUILD)
 	node plotly-bundle/bundle.js
+
+# The theme's scripts: the ES modules under themes/default/scripts/ bundled into the classic
+# scripts the pages load (themes/default/static/runtime.js, share.js, figure.js), written only
+# when they change. The bundles are committed (an installed Lensa has no Node), and a test
+# checks that they are a fresh bundle of the sources.
+scripts: | $(NPM_BUILD)
+	node themes/default/scripts/bundle.cjs
 
 java:
 	@command -v java >/dev/null 2>&1 || { \

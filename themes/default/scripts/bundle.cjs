@@ -1,0 +1,68 @@
+'use strict';
+// Bundles the theme's scripts: the ES modules under themes/default/scripts/ into one
+// classic script per file the pages load, at the paths they have always had
+// (themes/default/static/runtime.js, share.js, figure.js), so templates, the single-file
+// copy (outputs/offline.py), SCORM packages and pages opened from file:// work as
+// before. The bundles are committed: an installed Lensa has no Node. A test
+// (tests/scripts/test_bundles.py) runs `--check`, which fails when a committed bundle
+// differs from a fresh bundle of the sources. esbuild minifies them (mangling local
+// names, which rjsmin cannot); the build's rjsmin pass then only drops the banner.
+//
+// usage: node themes/default/scripts/bundle.cjs [--check]
+
+const fs = require('fs');
+const path = require('path');
+
+const HERE = __dirname;
+const ROOT = path.resolve(HERE, '..', '..', '..');
+const STATIC = path.resolve(HERE, '..', 'static');
+
+// Output name under static/ -> entry module under scripts/.
+const BUNDLES = {
+    'runtime.js': 'runtime/main.js',
+    'share.js': 'share/main.js',
+    'figure.js': 'figure/main.js',
+};
+
+let esbuild;
+try {
+    esbuild = require(require.resolve('esbuild', { paths: [ROOT] }));
+} catch (error) {
+    console.error('error: esbuild is not installed: run `npm ci` first (make build does)');
+    process.exit(1);
+}
+
+function bundle(entry) {
+    const result = esbuild.buildSync({
+        entryPoints: [path.join(HERE, entry)],
+        absWorkingDir: HERE,
+        bundle: true,
+        format: 'iife',
+        target: 'es2017',
+        minify: true,
+        legalComments: 'none',
+        banner: { js: `/* Bundled by themes/default/scripts/bundle.cjs from scripts/${entry}: edit that. */` },
+        write: false,
+        logLevel: 'error',
+    });
+    return result.outputFiles[0].text;
+}
+
+const check = process.argv.includes('--check');
+const stale = [];
+for (const [name, entry] of Object.entries(BUNDLES)) {
+    const text = bundle(entry);
+    const target = path.join(STATIC, name);
+    if (check) {
+        const committed = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;
+        if (committed !== text) stale.push(name);
+    } else if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== text) {
+        fs.writeFileSync(target, text);  // only when changed: the build's cache keys on mtimes
+        console.log(`bundled themes/default/static/${name}`);
+    }
+}
+if (stale.length) {
+    console.error(`error: themes/default/static/${stale.join(', ')} differ from a fresh bundle of ` +
+                  'themes/default/scripts/: run `node themes/default/scripts/bundle.cjs` and commit the result');
+    process.exit(1);
+}
