@@ -67,6 +67,11 @@ class RoundStates:
         self._index = {s.key: s for s in self.states}
 
     @property
+    def values_per_control(self) -> int:
+        """Each control's number of values: no word then each candidate, or out and in."""
+        return len(self.candidates) + 1 if self.one_word_per_head else 2
+
+    @property
     def controls(self) -> list[tuple[int, int | None]]:
         """The controls of State.to, as (head index, candidate index or None). With one
         word per head, a control is a head, whose values are no word then each candidate
