@@ -16,16 +16,10 @@ import hashlib
 
 from ...compute.formats import count, percent
 from ...render.payload import canonical, script_json
-from .compute import RoundStates
+from .compute import RoundStates, answer_name
+from .drawing import stroke
 from .content import Game
-from .text import GameText, solved_text, stars_text
-
-
-def word_names(states: RoundStates, labels: dict) -> list[str]:
-    """How each word is told apart from the others: by its place, when the sentence has it twice."""
-    seen = [w for i, w in enumerate(states.words) if i != states.blank]
-    return [f"{word} ({labels['word_number'].replace('{n}', str(i + 1))})" if seen.count(word) > 1 else word
-            for i, word in enumerate(states.words)]
+from .text import GameText, solved_text, stars_text, word_names
 
 
 def share_texts(states: RoundStates) -> list[str]:
@@ -66,6 +60,10 @@ def game_payload(game: Game, rounds: list[RoundStates], text: GameText) -> str:
         for state in listed:
             answer, confidence, _ = state.readouts
             entry = {"answer": answer, "confidence": confidence, "stars": state.values["stars"]}
+            if state.values["top"]:
+                entry["top"] = [[answer_name(a, game.answer_names), percent(p)] for a, p in state.values["top"]]
+            if state.values["feedback"]:
+                entry["feedback"] = state.values["feedback"]
             entries.append(entry)
         data.append({
             "default": states.default_key, "keys": [s.key for s in listed], "states": entries,
@@ -73,6 +71,7 @@ def game_payload(game: Game, rounds: list[RoundStates], text: GameText) -> str:
             "candidates": states.candidates, "one": states.one_word_per_head, "blank": states.blank,
             "names": word_names(states, labels), "shares": share_texts(states),
             "counts": [count(n) for n in range(len(states.candidates) * len(states.heads) + 1)],
+            "strokes": [stroke(n) for n in range(len(states.candidates) + 1)],
         })
     total = game.stars * len(rounds)
     score = [labels["score_of"].replace("{score}", str(n)).replace("{total}", str(total)) for n in range(total + 1)]
@@ -84,5 +83,7 @@ def game_payload(game: Game, rounds: list[RoundStates], text: GameText) -> str:
         "best": [labels["best"].replace("{stars}", stars_text(game, n)) for n in range(game.stars + 1)],
         # What is announced: these sentences with the state's own words (text.py's says).
         "says": labels["says"], "solved": [solved_text(game, n) for n in range(game.stars + 1)],
+        "feedback": game.feedback, "looks": labels["looks"], "looks_blank": labels["looks_blank"],
+        "and": labels["and"],
         "storage": f"lensa-game:{game.slug}:{version.hexdigest()[:12]}",
     })

@@ -52,6 +52,14 @@
     this.cells = slice.call(section.querySelectorAll("[data-table] tbody tr")).map(function (row) {
       return slice.call(row.querySelectorAll("td"));
     });
+    this.arcs = {};
+    slice.call(section.querySelectorAll("path[data-arc]")).forEach(function (arc) {
+      self.arcs[arc.getAttribute("data-arc")] = arc;
+    });
+    this.shown = slice.call(section.querySelectorAll("path[data-arc]:not([display])"));
+    this.top = slice.call(section.querySelectorAll("[data-top] li")).map(function (item) {
+      return [item.querySelector(".top-word"), item.querySelector(".top-bar > span"), item.querySelector(".top-value")];
+    });
     this.buttons.forEach(function (button) {
       button.addEventListener("click", function () { self.toggle(button); });
     });
@@ -126,9 +134,18 @@
         if (cell.textContent !== text) cell.textContent = text;
       });
     });
+    this.draw(chosen);
+    (state.top || []).forEach(function (answer, i) {
+      var parts = self.top[i];
+      if (!parts) return;
+      if (parts[0].textContent !== answer[0]) parts[0].textContent = answer[0];
+      if (parts[2].textContent !== answer[1]) parts[2].textContent = answer[1];
+      parts[1].style.width = parseFloat(answer[1]) + "%";
+    });
     // The sentence of text.py, with this state's words: only a change the reader made is announced.
     var says = data.says.replace("{answer}", state.answer).replace("{confidence}", state.confidence) +
-      data.solved[state.stars];
+      data.solved[state.stars] + (state.feedback ? " " + data.feedback[state.feedback] : "") + " " +
+      this.looks(chosen);
     if (announce || this.says.textContent !== says) this.says.textContent = says;
     if (state.stars > best[this.index]) {
       best[this.index] = state.stars;
@@ -138,6 +155,35 @@
     showScore();
     if (announce) changed(section);
     return true;
+  };
+
+  // The arcs of this spotlight: one per head and word it reads, as wide as its share; a loop on the blank for none.
+  Round.prototype.draw = function (chosen) {
+    var self = this, shown = [];
+    chosen.forEach(function (words, h) {
+      var width = String(self.spec.strokes[words.length]);
+      (words.length ? words : ["b"]).forEach(function (word) {
+        var arc = self.arcs[h + "-" + word];
+        if (!arc) return;
+        if (arc.getAttribute("stroke-width") !== width) arc.setAttribute("stroke-width", width);
+        arc.removeAttribute("display");
+        shown.push(arc);
+      });
+    });
+    this.shown.forEach(function (arc) { if (shown.indexOf(arc) < 0) arc.setAttribute("display", "none"); });
+    this.shown = shown;
+  };
+
+  // Where each head looks, in words (text.py's looks_text).
+  Round.prototype.looks = function (chosen) {
+    var spec = this.spec;
+    return chosen.map(function (words, h) {
+      var head = spec.heads[h];
+      if (!words.length) return data.looks_blank.replace("{head}", head);
+      var names = words.map(function (p) { return spec.names[p]; }), last = names.pop();
+      var listed = names.length ? names.join(", ") + " " + data.and + " " + last : last;
+      return data.looks.replace("{head}", head).replace("{words}", listed);
+    }).join(" ");
   };
 
   Round.prototype.showResult = function () {
