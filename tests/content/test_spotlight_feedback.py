@@ -124,3 +124,22 @@ def test_the_kinds_are_the_grammar_s():
                 assert kind is None
             else:
                 assert holds(kind, round_, answer), (round_.title, answer, kind)
+
+
+def test_a_kind_without_its_line_is_one_error_naming_the_file(tmp_path):
+    import shutil
+    import subprocess
+
+    from ..conftest import ROOT
+
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content, ignore=shutil.ignore_patterns("__pycache__"))
+    main = content / SLUG / "game.md"
+    text = main.read_text()
+    line = next(row for row in text.splitlines() if row.startswith("plural = "))
+    main.write_text(text.replace(line + "\n", ""))
+    run = subprocess.run([sys.executable, "-m", "generator", "check", "--content", str(content)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1
+    errors = [row for row in run.stderr.splitlines() if "feedback has no line for" in row]
+    assert len(errors) == 1 and str(main) in errors[0] and "for plural," in errors[0], run.stderr
