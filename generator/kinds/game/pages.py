@@ -17,7 +17,7 @@ from ...render.sharing import embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
 from .compute import RoundStates, answer_name
-from .drawing import Drawing, attention_drawing, stroke
+from .drawing import Drawing, attention_drawing, own_drawing, stroke
 from .content import Game
 from .payload import game_payload, shares
 from .text import word_names
@@ -45,6 +45,7 @@ class RoundView:
     own_answer: str
     more: str                     # HTML: the rest of the lesson, behind a disclosure
     drawing: Drawing              # where the blank's attention goes, every arc; the default's shown
+    own_drawing: Drawing          # where the trained model's own attention goes, for Reveal
     shown: set                    # (head index, word position or None) of the default state's arcs
     widths: dict                  # the same, -> stroke width
     top: list[tuple[str, str, float]]   # the default state's likeliest answers: (name, percent, bar width)
@@ -119,6 +120,7 @@ def _round_view(game: Game, states: RoundStates, texts, total: int, links=lambda
                          for i, row in enumerate(rows)]},
         own_answer=texts.own_answer, more=links(texts.more),
         drawing=attention_drawing(states, labels["blank"]), shown=set(arcs), widths=arcs,
+        own_drawing=own_drawing(states, labels["blank"]),
         top=[(answer_name(a, game.answer_names), percent(p), round(100 * p, 1)) for a, p in default.values["top"]],
     )
 
