@@ -159,3 +159,20 @@ def test_a_click_moves_the_arcs_bars_and_feedback(game, built_site, offline_page
     more.click()
     assert lesson.get_by_text("People slip the same way", exact=False).is_visible()
     assert offline_page.blocked == [] and offline_page.errors == []
+
+
+def test_reveal_draws_the_models_own_attention(game):
+    """Reveal's arcs: one per head to each word with 5% of its attention or more (its loop for the blank),
+    as wide as that share, from the model's own forward pass."""
+    from generator.kinds.game.drawing import own_drawing, stroke_of
+
+    _, rounds, _ = game
+    model = tinyformer.load()
+    for states in rounds:
+        _, attention = model.fill_in(list(states.words))
+        own = attention[:, states.blank]
+        drawn = {(arc.head, states.blank if arc.word is None else arc.word): arc.width
+                 for arc in own_drawing(states, "___").arcs}
+        expected = {(h, p): stroke_of(float(w)) for h, row in enumerate(own) for p, w in enumerate(row) if w >= 0.05}
+        assert drawn.keys() == expected.keys()
+        assert all(drawn[k] == pytest.approx(expected[k], abs=0.01) for k in drawn)
