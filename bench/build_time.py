@@ -41,10 +41,10 @@ def measure(runs: int) -> dict:
             colds.append(timed(build_cmd, {CACHE_ENV: str(temp / f"cold-cache-{index}")}))
         stages = [json.loads(run([PYTHON, "-m", "bench.probe", "stages", str(CONTENT), str(temp / "s")])
                              .stdout.splitlines()[-1]) for _ in range(runs)]
-    from generator.load.content import load_site
+    from generator.build import read_site
 
     return {
-        "runs": runs, "pages": len(load_site(CONTENT).pages),
+        "runs": runs, "pages": len(read_site(CONTENT).pages),
         "build_s": median(builds), "floor_s": median(floors), "ratio": median(builds) / median(floors),
         "builds": builds, "floors": floors, "module_count": len(modules),
         "build_cpu_s": median(build_cpu), "floor_cpu_s": median(floor_cpu),

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from .common import gz
 
-DATA_SCRIPT = re.compile(r'<script type="application/json" id="explainer-data">(.*?)</script>', re.S)
+# The states a page carries: an explainer's steps, or a game's rounds.
+DATA_SCRIPT = re.compile(r'<script type="application/json" id="(?:explainer|game)-data">(.*?)</script>', re.S)
 
 
 def measure(build_dir: Path, slugs: list[str]) -> dict:

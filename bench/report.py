@@ -458,7 +458,7 @@ HOW = """\
   them) and its interned charts are kept too (`generator/cache/build.py`), keyed on every input: the page's
   folder, the whole of content/_lib (helpers and the data files they read, such as weights.npz), the
   generator's code and the versions of Python and numpy; an edit to any of them has the page's models run
-  again (tests/test_cache.py edits each kind of input).
+  again (tests/generator/cache/test_build.py edits each kind of input).
 - **Single-file copies read plain tags with one expression.** The standard library's HTML parser reads every
   page for its copy, but a start tag the copy neither changes nor looks into (a table cell, a shape of a
   drawing: double-quoted attributes, no mark, no reference to rewrite) skips its attribute loop; every

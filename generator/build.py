@@ -9,7 +9,8 @@ from pathlib import Path
 from .cache.build import BuildCache
 from .compute.states import compute_site
 from .errors import Problem, StrictModeError
-from .kinds import kind_of
+from .dev.leftovers import site_leftovers
+from .kinds import discover
 from .load.content import load_site
 from .outputs.assets import collect_assets, shipped, versioned_names
 from .outputs.offline import render_offline
@@ -31,22 +32,24 @@ class BuildResult:
 
     @property
     def state_count(self) -> int:
-        return sum(kind_of(page).state_count(self.computed[page.slug]) for page in self.site.pages)
+        return sum(self.site.kind_of(page).state_count(self.computed[page.slug]) for page in self.site.pages)
 
 
 def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str | None = None, *,
           strict: bool = False, warnings: list[Problem] | None = None,
-          cache: BuildCache | None = None) -> BuildResult:
+          cache: BuildCache | None = None, kinds: dict | None = None) -> BuildResult:
     """Build the site; write it to out_dir unless that is None (a check).
 
     `warnings` collects the warnings (the caller reports and counts them); with
     `strict`, any warning fails the build before anything is written. `cache`
-    lets the dev server reuse what an unchanged page computed last time."""
+    lets the dev server reuse what an unchanged page computed last time. `kinds`
+    (name -> PageKind) is the registry the stages reach a page's kind through
+    (every kind under generator/kinds/ by default)."""
     cache = cache or BuildCache()
     cache.begin()
     if out_dir is not None:  # a folder that cannot be replaced is said before the work, not after
         check_output_folder(out_dir, protect=(content_dir, themes_dir))
-    site = load_site(content_dir, warnings)                               # 1. load and validate
+    site = read_site(content_dir, warnings, kinds)                        # 1. load and validate
     chosen = load_theme(themes_dir, theme or site.config.theme, site.config.path, cache)
     computed = compute_site(site, cache=cache)                            # 2. compute every state
     prose = render_prose(site, computed, cache)                           # 3. text of every state
@@ -68,3 +71,12 @@ def build(content_dir: Path, out_dir: Path | None, themes_dir: Path, theme: str 
         write_site(out_dir, files, protect=(content_dir, themes_dir))      # 6. write, atomically
     cache.store()                                                         #  computed states, for the next build
     return BuildResult(site, files, site.warnings, computed)
+
+
+def read_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: dict | None = None) -> Site:
+    """Stage 1 as build() runs it: content/ read by the kinds of the registry (every kind
+    under generator/kinds/ by default), then what the starter wrote that the author has
+    left as it was (dev/leftovers.py: warnings, which --strict refuses)."""
+    site = load_site(content_dir, discover() if kinds is None else kinds, warnings)
+    site.warnings += site_leftovers(site)
+    return site

@@ -6,6 +6,7 @@ server can print one plain line per problem and never a traceback.
 """
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,3 +122,16 @@ def display_path(path: Path | str, base: Path | None) -> str:
     except ValueError:  # another drive on Windows
         return str(path)
     return str(path) if relative.startswith("..") else relative
+
+
+def closest(word, names, cutoff: float = 0.6) -> str | None:
+    """The name among `names` nearest to `word` (a slip of a letter or two), or None."""
+    matches = difflib.get_close_matches(str(word), [str(n) for n in names], n=1, cutoff=cutoff)
+    return matches[0] if matches else None
+
+
+def did_you_mean(word, names) -> str:
+    """' (did you mean 'x'?)' for the name nearest to `word`, or '' when none is near: the one
+    place a message suggests what an author may have meant."""
+    near = closest(word, names)
+    return f" (did you mean {near!r}?)" if near is not None and near != str(word) else ""

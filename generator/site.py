@@ -2,9 +2,10 @@
 source and the interface of its kind, a rendered page, and the context pages
 are rendered in.
 
-This module imports no stage (load, compute, render, outputs, kinds), so every
-stage can import it and the import graph has no circle. Fields whose classes a
-stage defines (a theme, the schema's records) say which in a comment.
+This module imports no stage (load, compute, render, outputs, kinds) and no cache,
+so every stage can import it and the import graph has no circle
+(tests/generator/test_imports.py). Fields whose classes a stage defines (a theme,
+the schema's records, the cache) say which in a comment.
 """
 from __future__ import annotations
 
@@ -13,10 +14,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from .cache.build import BuildCache
 from .errors import Problem
 
 DEFAULT_KIND = "explainer"  # the kind of a content folder whose main file names none
+
+# The names the build writes at its root (render/urls.py says where everything sits).
+EMBED_DIR = "embed"
+OFFLINE_DIR = "offline"
+ASSETS_DIR = "assets"
+FIGURES_DIR = "figures"
+INDEX = "index.html"
+NOT_FOUND = "404.html"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+NO_JEKYLL = ".nojekyll"
+
+# Everything a build writes at its root beside the pages' own folders, named once: a page's
+# slug may be none of them (load/schema.py's check_slug, for the build and for `new`), or
+# its folder would share paths with them (an explainer "offline" and an "index" would
+# both write offline/index.html).
+ROOT_FOLDERS = (ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR)
+ROOT_NAMES = ROOT_FOLDERS + (INDEX, NOT_FOUND, SITEMAP, ROBOTS, NO_JEKYLL)
 
 
 @dataclass(frozen=True)
@@ -46,6 +64,12 @@ class Site:
     pages: list            # PageSource of every kind, in series order
     warnings: list[Problem] = field(default_factory=list)
     bibliography: Any = None   # load/bibliography.py's Bibliography, or None: the site has no .bib file
+    # name -> PageKind: the registry the build owns (kinds.discover()) and passes down with the
+    # site, so that no stage imports kinds/ to reach a page's kind.
+    kinds: dict = field(default_factory=dict, repr=False)
+
+    def kind_of(self, source: PageSource) -> PageKind:
+        return self.kinds[source.kind]
 
 
 @dataclass
@@ -60,7 +84,7 @@ class PageSource:
     description: str
     updated: _dt.date
     related: list[str] = field(default_factory=list)
-    references: list = field(default_factory=list)   # Reference records (kinds/__init__.py)
+    references: list = field(default_factory=list)   # Reference records (load/content.py)
     further_reading: list[str] = field(default_factory=list)  # keys of the bibliography it lists uncited
     cites: list[str] = field(default_factory=list)   # keys its texts cite, in order (filled in when loaded)
 
@@ -166,7 +190,7 @@ class RenderContext:
     site: Site
     theme: Any                        # render/theme.py's Theme
     assets: dict[str, str]            # name -> versioned name
-    cache: BuildCache
+    cache: Any                        # cache/build.py's BuildCache
     to_html: Callable[..., str]       # Markdown (and the file it is from) to HTML (render/prose.py's MarkdownRenderer)
     urls: Callable[[str], Any]        # a build path -> the links of the page there (render/urls.py's Urls)
     extensions: Any = None            # math, citations and code (render/extensions.py's TextExtensions)

@@ -1,5 +1,5 @@
 // Text labels of one drawn chart (its SVG text) that overlap another or leave the chart's box:
-// tests/test_chart_kinds.py runs it on every chart of every page at 360 px.
+// tests/browser/test_chart_kinds.py runs it on every chart of every page at 360 px.
 (chart) => {
   const box = chart.getBoundingClientRect();
   const texts = [];

@@ -30,8 +30,9 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
 
 def copy_generator(project: Path) -> Path:
     """The generator's code copied into `project/generator/`, away from this checkout, with
-    the partial plotly.js bundle where an installed package carries it (generator/vendor/,
-    as setup.py puts it in the wheel), for tests that run or edit a copy of the code."""
+    the partial plotly.js bundle and the themes where an installed package carries them
+    (generator/vendor/, generator/themes/, as setup.py puts them in the wheel: the load
+    stage reads the default theme's words), for tests that run or edit a copy of the code."""
     from generator.resources import VENDORED_PLOTLY, plotly_bundle
 
     copy = project / "generator"
@@ -39,6 +40,7 @@ def copy_generator(project: Path) -> Path:
     bundle = plotly_bundle()
     assert bundle is not None, "plotly-bundle/dist/ has no plotly.js bundle: run 'make build' (make test does)"
     shutil.copytree(bundle.folder, copy / VENDORED_PLOTLY.relative_to(VENDORED_PLOTLY.parents[1]))
+    shutil.copytree(ROOT / "themes", copy / "themes", ignore=shutil.ignore_patterns("__pycache__"))
     return copy
 
 
@@ -156,11 +158,11 @@ def open_data_tables(page, label: str = "Show data") -> None:
 def site_states():
     """Every page of the bundled site computed in Python once for the session, as the
     build does and independent of any page or runtime: (site, states by slug, prose by slug)."""
-    from generator.load.content import load_site
+    from generator.build import read_site
     from generator.render.prose import render_prose
     from generator.compute.states import compute_site
 
-    site = load_site(CONTENT)
+    site = read_site(CONTENT)
     computed = compute_site(site)
     return site, computed, render_prose(site, computed)
 

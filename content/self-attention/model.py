@@ -5,23 +5,19 @@ step function named in each step's front matter with the reader's control
 values, and gets back the values (for readouts and prose) and the data of the
 step's charts.
 
-The toy is one attention head over the six tokens of "The cat sat on the mat":
-each token is a random vector of D_MODEL numbers (its embedding: "The" and
-"the", or "cat" and "mat", have unrelated vectors), and W_Q, W_K and W_V are
-random matrices that map it to a query, a key and a value of D_K
-(= D_V) numbers. Nothing here is trained: the weights come from a fixed seed,
-and the page says so. Which key a query prefers is therefore chance, not
-grammar; what the page teaches is the arithmetic, which is the same in a
-trained model.
+The toy is one attention head over "The cat sat on the mat", with hand-set
+weights whose dimensions a reader can name, so that each query asks a question
+a person can read: an embedding says what a word is (determiner, noun, verb,
+preposition, animal, place) and what it looks for (a subject, an object); W_Q
+turns that into what the word wants (a noun, a verb, an animal, a place), W_K
+into what it is, and W_V into what it hands over. The page says once that they
+are hand-set, and that a trained head's weights are learned and rarely this tidy.
 
-Step 2 does not use these weights: it draws a fresh random query and six keys
-with unit-variance components (SCALING_SEED), named q and k1 to k6 on the page, the setting of the argument in
-Vaswani et al. (2017, Section 3.2.1) for dividing by sqrt(d_k).
-
-Both seeds were picked by a small search so that the figures of the brief hold
-(the default query's scores include a negative one; at d_k 256 the unscaled
-top weight is at least 0.90, the scaled one stays below 0.60 at every d_k);
-tests/content/test_self_attention_*.py recompute each of them.
+Step 3 alone uses other numbers: a random query and six keys with unit-variance
+components (SCALING_SEED), the setting of the argument in Vaswani et al. (2017,
+Section 3.2.1) for dividing by sqrt(d_k). That seed was picked so that the
+brief's figures hold (unscaled at d_k 256 the top weight is at least 0.90,
+scaled it stays below 0.60 at every d_k); SURVEY says how typical that is.
 """
 
 import math
@@ -34,13 +30,19 @@ import numpy as np
 
 TOKENS = ["The", "cat", "sat", "on", "the", "mat"]
 DEFAULT_QUERY = "cat"
-D_MODEL = 8
-D_K = 4      # width of queries and keys
-D_V = 4      # width of values, and so of each output vector
 
-D_KS = [4, 16, 64, 256]                 # step 2
-TEMPERATURES = [0.5, 1.0, 2.0]          # step 3
-TEMPERATURE_LABELS = ["0.5", "1", "2"]  # the buttons read 1, not 1.0
+# What an embedding's numbers mean, what a query (or key) dimension asks (or
+# offers), and what a value hands over.
+FEATURES = ["determiner", "noun", "verb", "preposition", "animal", "place", "seeks subject", "seeks object"]
+QK_DIMS = ["noun", "verb", "animal", "place"]
+V_DIMS = ["animal", "place", "action", "grammar"]
+D_MODEL = len(FEATURES)
+D_K = len(QK_DIMS)   # width of queries and keys
+D_V = len(V_DIMS)    # width of values, and so of each output vector
+
+FACTORS = [0.5, 1.0, 2.0]               # step 2: the scores multiplied by
+FACTOR_LABELS = ["0.5", "1", "2"]       # the buttons read 1, not 1.0
+D_KS = [4, 16, 64, 256]                 # step 3
 VIEWS = ["Scores", "Weights"]           # step 5
 LENGTHS = [6, 12, 24, 48]               # step 5
 ORDERS = ["Original", "Shuffled"]       # step 6
@@ -48,45 +50,70 @@ ORDERS = ["Original", "Shuffled"]       # step 6
 # Vaswani et al. 2017, Section 3.2.2: d_k = d_v = d_model / h = 64 (quoted, not part of the toy).
 PAPER_D_K = 64
 
-# Step 5's longer inputs: the first n tokens of this text, which starts with
-# the running sentence. A word that comes back gets the same embedding again.
-LONG_TEXT = ("The cat sat on the mat . The dog lay by the door and watched the cat . Rain fell on the "
-             "roof , so the cat and the dog stayed in the warm house . At night the rain stopped and "
-             "the two old friends slept .").split()
-
 # Step 6's fixed shuffle: position i of the shuffled sentence holds token SHUFFLE[i].
 # No token keeps its place.
 SHUFFLE = [3, 5, 0, 4, 1, 2]
 
 # ---------------------------------------------------------------------------
-# Random weights
+# Hand-set weights
 # ---------------------------------------------------------------------------
 
-SEED = 105
+# Each word's features (1 where it has the feature). "The" and "the" are the same
+# determiner: the toy has no feature for a capital letter, nor for a position.
+_LEXICON = {
+    "determiner": ["The", "the"],
+    "noun": ["cat", "mat", "dog", "bird", "mouse", "door", "roof", "fire", "rug", "bed"],
+    "animal": ["cat", "dog", "bird", "mouse"],
+    "place": ["mat", "door", "roof", "fire", "rug", "bed"],
+    "verb": ["sat", "lay", "slept"],
+    "seeks subject": ["sat", "lay", "slept"],
+    "preposition": ["on", "by", "near", "under"],
+    "seeks object": ["on", "by", "near", "under"],
+}
+VOCABULARY = {}
+for _feature, _words in _LEXICON.items():
+    for _word in _words:
+        VOCABULARY.setdefault(_word, np.zeros(D_MODEL))[FEATURES.index(_feature)] = 1.0
+
+
+def _matrix(rows: dict, width: int) -> np.ndarray:
+    """A D_MODEL × width matrix from {feature: its row}; other rows are zero."""
+    m = np.zeros((D_MODEL, width))
+    for feature, row in rows.items():
+        m[FEATURES.index(feature)] = row
+    return m
+
+
+# What each feature makes a word look for (columns: QK_DIMS): a determiner looks
+# for a noun; a noun for a verb (what it does), and away from other nouns; a verb
+# that seeks its subject for an animal noun; a preposition for a place noun.
+W_Q = _matrix({"determiner": [3, 0, 0, 0], "noun": [-1.5, 3, 0, 0],
+               "seeks subject": [3, 0, 3, 0], "seeks object": [3, 0, 0, 3]}, D_K)
+# What a word offers to be found by: its class and kind. Determiners and
+# prepositions offer nothing this head looks for.
+W_K = _matrix({"noun": [1, 0, 0, 0], "verb": [0, 1, 0, 0], "animal": [0, 0, 1, 0], "place": [0, 0, 0, 1]}, D_K)
+# What a word hands over once found (columns: V_DIMS).
+W_V = _matrix({"animal": [1, 0, 0, 0], "place": [0, 1, 0, 0], "verb": [0, 0, 1, 0],
+               "determiner": [0, 0, 0, 1], "preposition": [0, 0, 0, 1]}, D_V)
+
+# Step 5's longer inputs: the first n words of this text, which starts with the
+# running sentence. A word that comes back has the same embedding again.
+LONG_TEXT = ("The cat sat on the mat The dog lay by the door The bird sat on the roof "
+             "The cat slept near the fire The dog sat by the cat The bird lay on the rug "
+             "The mouse slept under the bed The dog sat on the mat").split()
+
+# ---------------------------------------------------------------------------
+# Step 3's random vectors, and how typical their seed is
+# ---------------------------------------------------------------------------
+
 SCALING_SEED = 100105
-
-_rng = np.random.default_rng(SEED)
-# Drawn in this order; changing the order changes every number below.
-EMBEDDINGS = _rng.standard_normal((len(TOKENS), D_MODEL))
-# Dividing by sqrt(D_MODEL) gives the queries, keys and values components of
-# about unit variance, like the embeddings.
-W_Q = _rng.standard_normal((D_MODEL, D_K)) / math.sqrt(D_MODEL)
-W_K = _rng.standard_normal((D_MODEL, D_K)) / math.sqrt(D_MODEL)
-W_V = _rng.standard_normal((D_MODEL, D_V)) / math.sqrt(D_MODEL)
-# The words of LONG_TEXT that are not in the running sentence, in order of first use.
-_NEW_WORDS = list(dict.fromkeys(w for w in LONG_TEXT if w not in TOKENS))
-VOCABULARY = {**{w: EMBEDDINGS[i] for i, w in enumerate(TOKENS)},
-              **dict(zip(_NEW_WORDS, _rng.standard_normal((len(_NEW_WORDS), D_MODEL))))}
-
-# Step 2: one query and six keys per d_k, unit-variance components; a smaller
-# d_k uses the first d_k components of the largest.
 _scaling_rng = np.random.default_rng(SCALING_SEED)
+# One query per row (step 3 uses the second) and six keys; a smaller d_k uses the
+# first d_k components of the largest.
 SCALING_Q = _scaling_rng.standard_normal((len(TOKENS), max(D_KS)))
 SCALING_K = _scaling_rng.standard_normal((len(TOKENS), max(D_KS)))
+SCALING_KEYS = [f"k{i + 1}" for i in range(len(TOKENS))]
 
-# How typical the chosen seeds are: SURVEY_DRAWS other draws of the same
-# quantities, from their own seed. Steps 1 and 2 report these beside the
-# chosen seeds' figures.
 SURVEY_DRAWS = 500
 SURVEY_SEED = 2017
 
@@ -97,34 +124,16 @@ def _softmax_last(z):
 
 
 def _survey():
-    qi = TOKENS.index(DEFAULT_QUERY)
+    """SURVEY_DRAWS other draws of step 3's query and keys: how often the chosen seed's figures hold."""
     n, rng = len(TOKENS), np.random.default_rng(SURVEY_SEED)
-    x = rng.standard_normal((SURVEY_DRAWS, n, D_MODEL))
-    w_q = rng.standard_normal((SURVEY_DRAWS, D_MODEL, D_K)) / math.sqrt(D_MODEL)
-    w_k = rng.standard_normal((SURVEY_DRAWS, D_MODEL, D_K)) / math.sqrt(D_MODEL)
-    rows = np.einsum("sd,snd->sn", (x @ w_q)[:, qi], x @ w_k)            # the default query's scores
     q = rng.standard_normal((SURVEY_DRAWS, max(D_KS)))
     k = rng.standard_normal((SURVEY_DRAWS, n, max(D_KS)))
     unscaled = _softmax_last(np.einsum("sd,snd->sn", q, k)).max(axis=-1)
     scaled = np.max([_softmax_last(np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d)).max(axis=-1)
                      for d in D_KS], axis=0)                              # the largest over every d_k
-    # The spread of the unscaled scores against √d_k, two ways: one row's standard
-    # deviation (six values, as step 2 shows) averaged over the draws, and the standard
-    # deviation of every draw's scores pooled together. The first runs low (six values
-    # about their own mean, and |q| a little under √d_k); the second is √d_k.
-    spreads = [np.einsum("sd,snd->sn", q[:, :d], k[:, :, :d]) / math.sqrt(d) for d in D_KS]
-    row_ratio = [float(np.std(r, axis=1).mean()) for r in spreads]
-    pooled_ratio = [float(np.std(r)) for r in spreads]
-    return {
-        "draws": SURVEY_DRAWS,
-        "negative_share": float(np.mean((rows < 0).any(axis=1))),
-        "unscaled_median": float(np.median(unscaled)),
-        "unscaled_saturated_share": float(np.mean(unscaled >= 0.90)),
-        "scaled_median": float(np.median(scaled)),
-        "scaled_below_share": float(np.mean(scaled < 0.60)),
-        "row_ratio_low": min(row_ratio), "row_ratio_high": max(row_ratio),
-        "pooled_ratio_low": min(pooled_ratio), "pooled_ratio_high": max(pooled_ratio),
-    }
+    return {"draws": SURVEY_DRAWS,
+            "unscaled_saturated_share": float(np.mean(unscaled >= 0.90)),
+            "scaled_below_share": float(np.mean(scaled < 0.60))}
 
 
 SURVEY = _survey()
@@ -134,12 +143,11 @@ SURVEY = _survey()
 # ---------------------------------------------------------------------------
 
 
-def softmax(scores, temperature=1.0):
-    """Softmax along the last axis: positive weights that sum to 1."""
-    z = np.asarray(scores, dtype=float) / temperature
+def softmax(scores, factor=1.0):
+    """Softmax along the last axis of the scores times `factor`: positive weights that sum to 1."""
+    z = np.asarray(scores, dtype=float) * factor
     # Subtracting the largest score avoids overflow and does not change the result.
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -168,20 +176,15 @@ def embed(words):
     return np.array([VOCABULARY[w] for w in words])
 
 
+def number_text(x, digits=2):
+    """0.5 as '0.5', 3.0 as '3', −1.5 with the minus sign: a hand-set number as a person writes it."""
+    x = round(float(x), digits) + 0.0   # + 0.0: −0 (a product by zero) is written 0
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".").replace("-", "−")
+
+
 def vector_text(numbers, digits=2):
     """(0.12, −0.53, 1.00): a vector as the page writes it, with minus signs."""
     return "(" + ", ".join(f"{x:.{digits}f}".replace("-", "−") for x in numbers) + ")"
-
-
-_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def power_text(x):
-    """7e-18 as '7×10⁻¹⁸' (one significant digit), 0 as '0'."""
-    if x == 0:
-        return "0"
-    mantissa, exponent = f"{x:.0e}".split("e")
-    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
 
 
 def _join(words):
@@ -189,18 +192,26 @@ def _join(words):
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _ranked(row):
-    """Indices of a row from its largest value to its smallest."""
-    return [int(i) for i in np.argsort(-np.asarray(row), kind="stable")]
+def _top(row):
+    """The index of the largest value of a row, the first of a tie."""
+    return int(np.argmax(row))
 
 
-X = EMBEDDINGS
+def _ties(row, i):
+    return [j for j in range(len(row)) if j != i and math.isclose(row[j], row[i], abs_tol=1e-12)]
+
+
+X = embed(TOKENS)
 Q, K, V = project(X)
 SCORES, WEIGHTS, OUTPUTS = attention(X)
 
 
-def _bars(values, highlight):
-    return {"x": TOKENS, "y": np.round(values, 4).tolist(), "highlight": int(highlight)}
+def _bars(values, highlight, x=TOKENS):
+    return {"x": list(x), "y": np.round(values, 4).tolist(), "highlight": int(highlight)}
+
+
+def _features(i):
+    return _join(FEATURES[j] for j in np.flatnonzero(X[i]))
 
 
 # ---------------------------------------------------------------------------
@@ -208,75 +219,123 @@ def _bars(values, highlight):
 # ---------------------------------------------------------------------------
 
 
-def _example_pair():
-    """The default query and its top key: the worked example of step 1's deeper part."""
-    qi = TOKENS.index(DEFAULT_QUERY)
-    ki = int(np.argmax(SCORES[qi]))
-    return qi, ki
+def _pipeline(qi, ki):
+    """x·W_Q = q, x·W_K = k and q × k, one row each, under the rows of W_Q and W_K that
+    the two words' features pick: x holds ones in those features and zeros elsewhere,
+    so x·W is the sum of those rows."""
+    rows, labels = [], []
+    for i, w, name, vector in ((qi, W_Q, "q = x·W_Q", Q[qi]), (ki, W_K, "k = x·W_K", K[ki])):
+        for j in np.flatnonzero(X[i]):
+            rows.append(w[j])
+            labels.append(f"{name[6:]} row: {FEATURES[j]}")
+        rows.append(vector)
+        labels.append(f"{name[0]} ({TOKENS[i]})")
+    rows.append(Q[qi] * K[ki])
+    labels.append("q × k")
+    return {"z": np.array(rows).tolist(), "x": QK_DIMS, "y": labels, "highlight_row": len(rows) - 1}
+
+
+def _top_key(word):
+    return TOKENS[_top(SCORES[TOKENS.index(word)])]
+
+
+def _step1_constants():
+    the = TOKENS.index("The")
+    top = _top(SCORES[the])
+    i, j = TOKENS.index("sat"), TOKENS.index("cat")
+    return {
+        "sat_top": _top_key("sat"), "on_top": _top_key("on"), "cat_top": _top_key("cat"),
+        "the_tied": _join(TOKENS[k] for k in [top] + _ties(SCORES[the], top)),
+        "the_score": float(SCORES[the, top]),
+        "sat_cat": float(SCORES[i, j]), "cat_sat": float(SCORES[j, i]),
+        "paper_d_model": 512, "paper_d_k": PAPER_D_K,   # Vaswani et al. 2017, Sections 3.1 and 3.2.2
+    }
 
 
 def queries_and_keys(query=DEFAULT_QUERY):
     qi = TOKENS.index(query)
     row = SCORES[qi]
-    order = _ranked(row)
-    top, low = order[0], order[-1]
-    negative = [TOKENS[i] for i in range(len(TOKENS)) if row[i] < 0]
-    # The pair of query and key the reader can check by hand: the top one.
+    top = _top(row)
+    tied = [TOKENS[j] for j in _ties(row, top)]
+    negative = [TOKENS[j] for j in range(len(TOKENS)) if row[j] < 0]
     q, k = Q[qi], K[top]
+    wanted = [("an " if QK_DIMS[j][0] in "aeiou" else "a ") + QK_DIMS[j] for j in np.flatnonzero(q > 0)]
     return {
         "values": {
             "query": query,
             "top_key": TOKENS[top],
             "top_score": float(row[top]),
-            "low_key": TOKENS[low],
-            "low_score": float(row[low]),
-            "self_score": float(row[qi]),
-            "self_rank": order.index(qi) + 1,
+            "reverse_score": float(SCORES[top, qi]),
+            "tied_keys": _join(tied) if tied else "",
+            "query_features": _features(qi),
+            "query_feature_count": int(X[qi].sum()),
+            "key_features": _features(top),
+            "wants": _join(wanted),
+            "q_text": vector_text(q, 1),
+            "k_text": vector_text(k, 1),
+            "products": _join(number_text(p) for p in q * k),
             "negative_count": len(negative),
-            "negative_keys": _join(negative) if negative else "none",
+            "negative_keys": _join(negative) if negative else "",
+            "lowest_score": float(row.min()),
             "score_sum": float(row.sum()),
             "n_tokens": len(TOKENS),
             "d_model": D_MODEL,
             "d_k": D_K,
-            # The top score as the sum of D_K products, for the deeper part.
-            "q_vector": q.tolist(),
-            "k_vector": k.tolist(),
-            "products": (q * k).tolist(),
-            # The same in every state.
-            "min_score_all": float(SCORES.min()),
-            "max_score_all": float(SCORES.max()),
-            "negative_rows": int((SCORES < 0).any(axis=1).sum()),
-            **_example_values(),
-            "survey_draws": SURVEY["draws"],
-            "survey_negative_share": SURVEY["negative_share"],
+            # The same in every state: for the hint and the deeper parts.
+            **_step1_constants(),
         },
-        "chart": _bars(row, top),
-    }
-
-
-def _example_values():
-    qi, ki = _example_pair()
-    q, k = Q[qi], K[ki]
-    return {
-        "ex_query": TOKENS[qi],
-        "ex_key": TOKENS[ki],
-        "ex_q": vector_text(q),
-        "ex_k": vector_text(k),
-        "ex_products": _join(vector_text([p])[1:-1] for p in q * k),
-        "ex_score": float(q @ k),
-        "ex_reverse": float(SCORES[ki, qi]),
+        "charts": [
+            _pipeline(qi, top),
+            _bars(row, top),
+        ],
     }
 
 
 # ---------------------------------------------------------------------------
-# Step 2: Scaling by √d_k
+# Step 2: Softmax
+# ---------------------------------------------------------------------------
+
+
+def softmax_step(query=DEFAULT_QUERY, factor=1.0):
+    qi = TOKENS.index(query)
+    raw = SCORES[qi]
+    weights = softmax(raw, factor)
+    top = _top(weights)
+    tied = [TOKENS[j] for j in _ties(weights, top)]
+    entropies = [entropy_bits(softmax(raw, f)) for f in FACTORS]
+    return {
+        "values": {
+            "query": query,
+            "factor": factor,
+            "factor_text": FACTOR_LABELS[FACTORS.index(factor)],
+            "top_key": TOKENS[top],
+            "tied_keys": _join(tied) if tied else "",
+            "top_weight": float(weights[top]),
+            "top_score": float(raw[top] * factor),
+            "low_weight": float(weights.min()),
+            "weight_sum": float(weights.sum()),
+            "entropy": entropy_bits(weights),
+            "entropy_low": entropies[-1],
+            "entropy_high": entropies[0],
+            "max_entropy": math.log2(len(TOKENS)),
+            "same_order": bool((np.argsort(-weights, kind="stable") == np.argsort(-raw, kind="stable")).all()),
+            "n_tokens": len(TOKENS),
+            # The same in every state.
+            "smallest_factor": FACTOR_LABELS[0],
+            "largest_factor": FACTOR_LABELS[-1],
+        },
+        "charts": [_bars(raw * factor, top), _bars(weights, top)],
+    }
+
+
+# ---------------------------------------------------------------------------
+# Step 3: Scaling by √d_k
 # ---------------------------------------------------------------------------
 
 
 def scaling_scores(d_k, scaled):
-    """The query's scores against the six keys of step 2, divided by √d_k or not."""
-    qi = TOKENS.index(DEFAULT_QUERY)
-    raw = SCALING_K[:, :d_k] @ SCALING_Q[qi, :d_k]
+    """Step 3's query against its six keys, divided by √d_k or not."""
+    raw = SCALING_K[:, :d_k] @ SCALING_Q[1, :d_k]
     return raw / math.sqrt(d_k) if scaled else raw
 
 
@@ -285,16 +344,12 @@ def spread(scores):
     return float(np.std(scores))
 
 
-# Step 2's query and keys are fresh random vectors, not the sentence's words: named so.
-SCALING_KEYS = [f"k{i + 1}" for i in range(len(TOKENS))]
-
-
 def scaling(d_k=64, scaled=True):
     scores = scaling_scores(d_k, scaled)
     weights = softmax(scores)
-    top = int(np.argmax(weights))
-    unscaled_256 = softmax(scaling_scores(max(D_KS), False)).max()
-    scaled_tops = [softmax(scaling_scores(d, True)).max() for d in D_KS]
+    top = _top(weights)
+    unscaled_tops = [float(softmax(scaling_scores(d, False)).max()) for d in D_KS]
+    scaled_tops = [float(softmax(scaling_scores(d, True)).max()) for d in D_KS]
     return {
         "values": {
             "d_k": d_k,
@@ -303,75 +358,30 @@ def scaling(d_k=64, scaled=True):
             "sqrt_d_k": math.isqrt(d_k),   # every d_k offered is a square
             "spread": spread(scores),
             "raw_spread": spread(scaling_scores(d_k, False)),
-            "scaled_spread": spread(scaling_scores(d_k, True)),
             "top_key": SCALING_KEYS[top],
             "first_key": SCALING_KEYS[0], "last_key": SCALING_KEYS[-1],
+            "rest_weight": float(1 - weights[top]),
+            "other_keys": len(TOKENS) - 1,
             "top_weight": float(weights[top]),
-            "top_score": float(scores[top]),
-            "even_weight": 1 / len(TOKENS),
             "n_tokens": len(TOKENS),
-            # The same in every state: for the hint and the deeper part.
+            # The same in every state: for the hint and the deeper parts.
             "largest_d_k": max(D_KS),
-            "smallest_d_k": min(D_KS),
-            "unscaled_top_256": float(unscaled_256),
-            "scaled_top_max": float(max(scaled_tops)),
+            "unscaled_top_largest": unscaled_tops[-1],
+            "unscaled_top_64": unscaled_tops[D_KS.index(64)],
+            "saturated_from": next(d for d, t in zip(D_KS, unscaled_tops) if t >= 0.90),
+            "scaled_top_max": max(scaled_tops),
             "toy_d_k": D_K,
+            "toy_sqrt_d_k": math.isqrt(D_K),
+            "toy_factor": FACTOR_LABELS[FACTORS.index(1 / math.sqrt(D_K))],
             "saturation_level": 0.90,   # the brief's "at least 0.90"
             "scaled_ceiling": 0.60,     # the brief's "below 0.60"
             "survey_draws": SURVEY["draws"],
             "survey_saturated_share": SURVEY["unscaled_saturated_share"],
-            "survey_unscaled_median": SURVEY["unscaled_median"],
             "survey_below_share": SURVEY["scaled_below_share"],
-            "survey_scaled_median": SURVEY["scaled_median"],
-            "row_ratio_low": SURVEY["row_ratio_low"], "row_ratio_high": SURVEY["row_ratio_high"],
-            "pooled_ratio_low": SURVEY["pooled_ratio_low"], "pooled_ratio_high": SURVEY["pooled_ratio_high"],
             "paper_d_k": PAPER_D_K,
             "paper_scale": 1 / math.sqrt(PAPER_D_K),
         },
-        "chart": {"x": SCALING_KEYS, "y": np.round(weights, 4).tolist(), "highlight": top},
-    }
-
-
-# ---------------------------------------------------------------------------
-# Step 3: Softmax
-# ---------------------------------------------------------------------------
-
-
-def temperature_weights(query, temperature):
-    return softmax(SCORES[TOKENS.index(query)] / math.sqrt(D_K), temperature)
-
-
-def softmax_step(query=DEFAULT_QUERY, temperature=1.0):
-    qi = TOKENS.index(query)
-    scaled = SCORES[qi] / math.sqrt(D_K)
-    weights = temperature_weights(query, temperature)
-    order = _ranked(weights)
-    top, low = order[0], order[-1]
-    entropies = {t: entropy_bits(temperature_weights(query, t)) for t in TEMPERATURES}
-    return {
-        "values": {
-            "query": query,
-            "temperature": temperature,
-            "temperature_text": TEMPERATURE_LABELS[TEMPERATURES.index(temperature)],
-            "top_key": TOKENS[top],
-            "top_weight": float(weights[top]),
-            "top_scaled_score": float(scaled[top]),
-            "low_key": TOKENS[low],
-            "low_weight": float(weights[low]),
-            "low_scaled_score": float(scaled[low]),
-            "weight_sum": float(weights.sum()),
-            "entropy": entropies[temperature],
-            "entropy_sharp": entropies[min(TEMPERATURES)],
-            "entropy_flat": entropies[max(TEMPERATURES)],
-            "max_entropy": math.log2(len(TOKENS)),
-            "same_order": _ranked(weights) == _ranked(scaled),
-            "two_decimals_floor": 0.01,   # a weight below 0.005 would read 0.00
-            "n_tokens": len(TOKENS),
-            # The same in every state.
-            "sharpest": TEMPERATURE_LABELS[0],
-            "flattest": TEMPERATURE_LABELS[-1],
-        },
-        "chart": _bars(weights, top),
+        "chart": _bars(weights, top, SCALING_KEYS),
     }
 
 
@@ -379,62 +389,52 @@ def softmax_step(query=DEFAULT_QUERY, temperature=1.0):
 # Step 4: Mixing the Values
 # ---------------------------------------------------------------------------
 
-
-OUTPUT_ROW = "Output"
+OUTPUT_ROW, AVERAGE_ROW = "output", "plain average"
 
 
 def closer_to(qi):
-    """'top' if the output of query qi is nearer its top key's value than the
-    mean of all values, else 'mean'."""
-    top = int(np.argmax(WEIGHTS[qi]))
+    """'top' if the output of query qi is nearer its top key's value than the plain
+    average of all values, else 'average'."""
+    top = _top(WEIGHTS[qi])
     to_top = np.linalg.norm(OUTPUTS[qi] - V[top])
     to_mean = np.linalg.norm(OUTPUTS[qi] - V.mean(axis=0))
-    return "top" if to_top < to_mean else "mean"
+    return "top" if to_top < to_mean else "average"
 
 
 def mixing(query=DEFAULT_QUERY):
     qi = TOKENS.index(query)
     weights = WEIGHTS[qi]
-    weighted = weights[:, None] * V          # row i: w_i · v_i
-    output = weighted.sum(axis=0)
-    top = int(np.argmax(weights))
-    largest = int(np.argmax(np.linalg.norm(weighted, axis=1)))
+    output = OUTPUTS[qi]
+    top = _top(weights)
+    tied = [TOKENS[j] for j in _ties(weights, top)]
     tops = WEIGHTS.max(axis=1)
-    peaked, even = int(np.argmax(tops)), int(np.argmin(tops))
+    peaked = _top(tops)
     return {
         "values": {
             "query": query,
             "top_key": TOKENS[top],
+            "tied_keys": _join(tied) if tied else "",
             "top_weight": float(weights[top]),
+            "top_value_dim": V_DIMS[_top(V[top])],
             "output_width": int(output.shape[0]),
+            "output_text": vector_text(output),
+            "average_text": vector_text(V.mean(axis=0)),
+            "closer_to": closer_to(qi),
+            "rest_weight": float(1 - weights[top]),
+            "other_words": len(TOKENS) - 1,
+            "weight_sum": float(weights.sum()),
             "d_v": D_V,
             "d_k": D_K,
-            "output": output.tolist(),
-            "output_first": float(output[0]),
-            "top_first": float(weighted[top, 0]),
             "n_tokens": len(TOKENS),
-            "closer_to": closer_to(qi),
-            "weight_sum": float(weights.sum()),
-            "output_text": vector_text(output),
-            "largest_term": TOKENS[largest],
-            "largest_term_weight": float(weights[largest]),
             # The same in every state: for the hint.
             "peaked_query": TOKENS[peaked],
-            "peaked_weight": float(tops[peaked]),
-            "peaked_key": TOKENS[int(np.argmax(WEIGHTS[peaked]))],
-            "peaked_closer_to": closer_to(peaked),
-            "even_query": TOKENS[even],
-            "even_weight": float(tops[even]),
-            "even_closer_to": closer_to(even),
+            "peaked_key": TOKENS[_top(WEIGHTS[peaked])],
         },
         "charts": [
             _bars(weights, top),
-            {
-                "z": np.round(np.vstack([weighted, output]), 4).tolist(),
-                "x": [f"v{i + 1}" for i in range(D_V)],
-                "y": [f"{t}" for t in TOKENS] + [OUTPUT_ROW],
-                "highlight_row": len(TOKENS),
-            },
+            {"z": np.round(np.vstack([V, output, V.mean(axis=0)]), 4).tolist(), "x": V_DIMS,
+             "y": [f"v {t}" for t in TOKENS] + [OUTPUT_ROW, AVERAGE_ROW],
+             "highlight_row": len(TOKENS)},
         ],
     }
 
@@ -450,51 +450,44 @@ def long_attention(length):
     return words, scores / math.sqrt(D_K), weights, outputs
 
 
-# Scores share one diverging range over every length, so a colour keeps its meaning.
+ROW_LABELS = [f"{i + 1} {w}" for i, w in enumerate(LONG_TEXT)]
 _SCORE_LIMIT = max(float(np.abs(long_attention(n)[1]).max()) for n in LENGTHS)
-SCORE_RANGE = [-math.ceil(_SCORE_LIMIT * 10) / 10, math.ceil(_SCORE_LIMIT * 10) / 10]
+# Scores share one diverging range over every length, so a colour keeps its meaning.
+SCORE_RANGE = [-math.ceil(_SCORE_LIMIT), math.ceil(_SCORE_LIMIT)]
 
 
 def all_queries(view="Weights", length=6):
     words, scaled, weights, _ = long_attention(length)
     matrix = scaled if view == "Scores" else weights
     sums = matrix.sum(axis=1)
-    if view == "Weights":
-        assert np.allclose(sums, 1)
-        row_sums = f"{float(sums.mean()):.2f}"
-    else:
-        row_sums = "varies"
-    repeats = sorted({w for w in words if words.count(w) > 1}, key=words.index)
-    chart = {"z": np.round(matrix, 3).tolist(), "x": words, "y": words,
-             "highlight_row": TOKENS.index(DEFAULT_QUERY)}
+    qi = TOKENS.index(DEFAULT_QUERY)
+    chart = {"z": np.round(matrix, 2).tolist(), "x": ROW_LABELS[:length], "y": ROW_LABELS[:length],
+             "regions": [{"rows": qi, "columns": [0, length - 1], "label": f"row {qi + 1}: {DEFAULT_QUERY}'s query"}]}
     if view == "Scores":
         chart.update(scale="diverging", range=SCORE_RANGE)
     else:
+        assert np.allclose(sums, 1)
         chart.update(scale="sequential", range=[0, 1])
+    repeats = [w for w in dict.fromkeys(words) if words.count(w) > 1]
     return {
         "values": {
             "view": view,
             "length": length,
             "shape": matrix.shape,
             "entries": int(matrix.size),
-            "row_sums": row_sums,
+            "row_sums": f"{float(sums.mean()):.2f}" if view == "Weights" else "varies",
             "row_sum_min": float(sums.min()),
             "row_sum_max": float(sums.max()),
-            "distinct_words": len(set(words)),
-            "repeated_words": _join(f"“{w}”" for w in repeats) if repeats else "",
             "repeat_count": len(repeats),
-            "d_k": D_K,
-            "d_v": D_V,
-            "q_shape": (length, D_K),
+            "query_row": qi + 1,
+            "query": DEFAULT_QUERY,
             "v_shape": (length, D_V),
-            "out_shape": (length, D_V),
+            "q_shape": (length, D_K),
             # The same in every state.
             "short_entries": min(LENGTHS) ** 2,
             "long_entries": max(LENGTHS) ** 2,
             "growth": max(LENGTHS) ** 2 // min(LENGTHS) ** 2,
             "length_growth": max(LENGTHS) // min(LENGTHS),
-            "thousand_tokens": 1000,
-            "thousand_entries": 1000 ** 2,
         },
         "chart": chart,
     }
@@ -505,48 +498,39 @@ def all_queries(view="Weights", length=6):
 # ---------------------------------------------------------------------------
 
 
-def shuffled_attention():
-    """Self-attention over the shuffled sentence: (scores, weights, outputs)."""
-    return attention(X[SHUFFLE])
-
-
-def _same_everywhere():
-    _, _, shuffled = shuffled_attention()
-    same = np.allclose(OUTPUTS[SHUFFLE], shuffled, rtol=0, atol=1e-12)
-    return "Yes" if same else "No"
-
-
 def order_blindness(order="Original", query=DEFAULT_QUERY):
     qi = TOKENS.index(query)
     positions = list(range(len(TOKENS))) if order == "Original" else SHUFFLE
     words = [TOKENS[i] for i in positions]
-    _, weights, outputs = attention(X[positions])
+    _, weights, _ = attention(X[positions])
     at = positions.index(qi)                   # where the query sits in this order
     row = weights[at]
-    top = int(np.argmax(row))
-    _, _, shuffled = shuffled_attention()
+    # The top key in the sentence's own order, so a tie (The: cat and mat) reads alike in both orders.
+    top_token = _top(WEIGHTS[qi])
+    tied = [TOKENS[j] for j in _ties(WEIGHTS[qi], top_token)]
+    top = positions.index(top_token)
+    _, _, shuffled = attention(X[SHUFFLE])
     here, there = OUTPUTS[qi], shuffled[SHUFFLE.index(qi)]
-    same = bool(np.allclose(here, there, rtol=0, atol=1e-12))
+    difference = float(np.abs(here - there).max())
     return {
         "values": {
             "order": order,
             "query": query,
             "top_key": words[top],
+            "tied_keys": _join(tied) if tied else "",
             "top_weight": float(row[top]),
-            "same_output": "Yes" if same else "No",
+            "same_output": "Yes" if difference < 1e-12 else "No",
             "position": at + 1,
             "original_position": qi + 1,
-            "shuffled_position": SHUFFLE.index(qi) + 1,
             "sentence": " ".join(words),
-            "shuffled_sentence": " ".join(TOKENS[i] for i in SHUFFLE),
-            "output": here.tolist(),
             "output_text": vector_text(here),
-            "largest_difference": float(np.abs(here - there).max()),
-            "largest_difference_text": power_text(float(np.abs(here - there).max())),
             # The same in every state.
             "original_sentence": " ".join(TOKENS),
-            "same_output_all": _same_everywhere(),
-            "n_tokens": len(TOKENS),
+            "shuffled_sentence": " ".join(TOKENS[i] for i in SHUFFLE),
         },
-        "chart": {"x": words, "y": np.round(row, 4).tolist(), "highlight": top},
+        "charts": [
+            _bars(row, top, words),
+            {"x": V_DIMS, "y": [np.round(here, 4).tolist(), np.round(there, 4).tolist()],
+             "series": ["Original order", "Shuffled order"]},
+        ],
     }

@@ -16,7 +16,6 @@ from typing import Any
 
 from ..cache.build import BuildCache
 from ..errors import ContentError, Problem
-from ..kinds import kind_of
 from ..load.models import SHARED_DIR, guarded, load_model, model_imports
 from ..site import Site
 from .formats import is_shared
@@ -84,7 +83,7 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
     computed = {}
     shared = site.root / SHARED_DIR
     for page in site.pages:
-        kind = kind_of(page)
+        kind = site.kind_of(page)
 
         def make(page=page, kind=kind):
             if not kind.model_file:

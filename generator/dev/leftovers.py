@@ -1,7 +1,8 @@
 """What the starter (`new`, generator/dev/starter/) wrote that an author has left as
 it was: the starter's question, subtitle and description, its introduction, key ideas
-and questions, and its two example steps. Each is a warning, found when the site is
-loaded, so `check --strict` refuses a page that still says what the example said.
+and questions, and its two example steps. Each is a warning, found once the site is
+loaded (build() calls `site_leftovers`: the dev layer's check, called from above the
+stages), so `check --strict` refuses a page that still says what the example said.
 
 The starter's texts are read from the starter itself, so a change to it is a change
 to what is looked for. Text is compared with its whitespace collapsed, a paragraph
@@ -32,6 +33,22 @@ class _Text:
     text: str         # with whitespace collapsed
     first_line: str   # its first line as written, to find its line in an author's file
     step: str = ""    # the starter's step it belongs to ('' for explainer.md), by its title
+
+
+def site_leftovers(site) -> list[Problem]:
+    """starter_leftovers() of a loaded Site: its pages' Markdown files and its site.toml."""
+    if site.config is None:
+        return []
+    pages = sorted(site.pages, key=lambda page: page.path)  # as load read them: folder by folder
+    texts = {path: _read(path) for page in pages for path in sorted(page.path.rglob("*.md"))}
+    return starter_leftovers(pages, texts, site.config.path, _read(site.config.path))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def starter_leftovers(pages: list, texts: dict[Path, str], site_file: Path, site_text: str) -> list[Problem]:

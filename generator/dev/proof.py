@@ -14,10 +14,10 @@ from pathlib import Path
 
 from ..cache.build import BuildCache
 from ..compute.states import compute_site
-from ..errors import ContentError, Problem
-from ..kinds import kind_of
+from ..errors import ContentError, Problem, did_you_mean
+from ..kinds import discover
+from .leftovers import site_leftovers
 from ..load.content import load_site
-from ..load.schema import did_you_mean
 from ..render.extensions import plain_text_of
 from ..render.prose import markdown_renderer, render_prose
 from ..site import ProofSection, ProofText
@@ -29,7 +29,8 @@ def proofread(content_dir: Path, slugs: list[str], part: int | None = None, skip
     the site's order; only step (or round) `part` of each, if given. With
     `skip_repeats`, a text that reads exactly as in an earlier state of its step
     is written as a pointer to that state."""
-    site = load_site(content_dir, warnings)
+    site = load_site(content_dir, discover(), warnings)
+    site.warnings += site_leftovers(site)  # as build() reads the site
     pages = _chosen(site, slugs, content_dir)
     site.pages = pages  # the states and text of these pages alone
     cache = BuildCache()
@@ -40,7 +41,7 @@ def proofread(content_dir: Path, slugs: list[str], part: int | None = None, skip
     cache.store()
     lines: list[str] = []
     for page in pages:
-        sections = kind_of(page).proof(page, computed[page.slug], texts[page.slug], to_html)
+        sections = site.kind_of(page).proof(page, computed[page.slug], texts[page.slug], to_html)
         if part is not None:
             found = [s for s in sections if s.part == part]
             if not found:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..compute.formats import FORMATS, JINJA_FILTERS
-from ..kinds import KINDS_BY_NAME
+from ..kinds import discover
 from ..load import schema
 from ..render import charts
 
@@ -32,7 +32,7 @@ _TABLES = [
 def _tables() -> list:
     """The site's tables, then each page kind's (generator/kinds/)."""
     tables = list(_TABLES)
-    for name, kind in sorted(KINDS_BY_NAME().items()):
+    for name, kind in sorted(discover().items()):
         tables += [(title, table, None) for title, table in kind.schema.items()]
     return tables
 

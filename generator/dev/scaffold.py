@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..load import schema
+from ..load.toml_lines import tables as tables_of
 from ..load.content import SITE_FILE
 from ..errors import GeneratorError, display_path
 
@@ -145,16 +146,13 @@ def _read_site(site_file: Path) -> tuple[str, dict]:
                              "`python -m generator check` to see why (nothing was changed)") from None
 
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
-
-
 def _with_entry(site_file: Path, text: str, table: dict, slug: str, title: str, subtitle: str,
                 neighbour: str | None, before: bool) -> tuple[str, str]:
     """site.toml's text with a [[series]] (or [[extra]]) table for `slug` inserted, and
     where it went, in words. Only the new table's lines are added: every other line
     stays as the author wrote it."""
     lines = text.split("\n")
-    tables = _tables(lines)  # (name, first line, last line) of every [table] and [[table]]
+    tables = tables_of(lines)  # (name, first line, last line) of every [table] and [[table]]
     if neighbour is not None:
         where = next(((i, t) for i, t in enumerate(tables) if t[0] in ("series", "extra")
                       and _slug_in(lines, t) == neighbour), None)
@@ -191,18 +189,6 @@ def _with_entry(site_file: Path, text: str, table: dict, slug: str, title: str, 
     new_text = "\n".join(head + block + tail)
     _check_entry(site_file, text, new_text, name, slug)
     return new_text, placed
-
-
-def _tables(lines: list[str]) -> list[tuple[str, int, int]]:
-    """Each table of a TOML text: its name, its header's line index and its last line with content."""
-    found = []
-    for index, line in enumerate(lines):
-        header = _HEADER.match(line)
-        if header:
-            found.append([header.group(1).strip(), index, index])
-        elif found and line.strip() and not line.lstrip().startswith("#"):
-            found[-1][2] = index
-    return [tuple(t) for t in found]
 
 
 def _slug_in(lines: list[str], table: tuple[str, int, int]) -> str | None:

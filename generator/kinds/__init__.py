@@ -7,40 +7,26 @@ A kind is found by its module defining `KIND`, an instance of a PageKind
 subclass (site.py holds the interface, with the other types every stage
 shares). A content folder's main file names its kind with a `kind` key
 (default "explainer"); the file is the kind's `main_file`.
+
+The kinds sit above the stages (they use load, compute and render), so no stage
+imports this package: build() owns the registry `discover()` returns and passes it
+down with the site (`Site.kinds`, `Site.kind_of`).
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-from ..load.schema import REFERENCE, record
 from ..site import DEFAULT_KIND, PageKind, PageSource
 
-__all__ = ["DEFAULT_KIND", "KINDS_BY_NAME", "PageKind", "PageSource", "Reference", "kind_of"]
-
-Reference = record("Reference", REFERENCE, __name__)  # a work a page cites
+__all__ = ["DEFAULT_KIND", "PageKind", "PageSource", "discover"]
 
 
-def _discover() -> dict[str, PageKind]:
+def discover() -> dict[str, PageKind]:
+    """Every kind under this package, by name: the registry a build owns."""
     found: dict[str, PageKind] = {}
     for module in pkgutil.iter_modules(__path__):
         kind = getattr(importlib.import_module(f"{__name__}.{module.name}"), "KIND", None)
         if isinstance(kind, PageKind):
             found[kind.name] = kind
     return found
-
-
-_REGISTRY: dict[str, PageKind] | None = None
-
-
-def KINDS_BY_NAME() -> dict[str, PageKind]:  # noqa: N802 (a constant, found on first use)
-    """Every kind under this package, by name."""
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = _discover()
-    return _REGISTRY
-
-
-def kind_of(source: PageSource) -> PageKind:
-    return KINDS_BY_NAME()[source.kind]
-

@@ -16,7 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from ..cache import disk
-from ..errors import Problem
+from ..errors import Problem, closest
 
 # What a parsed file depends on besides its text: the parser, the decoder and this code. Parsing
 # and decoding cost far more than a build's other loading (bibtexparser and pylatexenc are slow
@@ -52,9 +52,7 @@ class Bibliography:
     digest: str = ""            # of the file's bytes: citations' HTML depends on them
 
     def closest(self, key: str) -> str | None:
-        import difflib
-        found = difflib.get_close_matches(key, list(self.entries), n=1, cutoff=0.5)
-        return found[0] if found else None
+        return closest(key, self.entries, cutoff=0.5)
 
 
 class _Captured(logging.Handler):

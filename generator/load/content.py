@@ -10,27 +10,28 @@ import functools
 import re
 from pathlib import Path
 
-from ..dev.leftovers import starter_leftovers
-from ..errors import ContentError, Problem
-from ..kinds import KINDS_BY_NAME
-from ..render.citations import find_citations
+from ..errors import ContentError, Problem, did_you_mean
 from ..site import DEFAULT_KIND, Site, SiteConfig
 from . import schema
+from .toml_lines import line_of
+from .validation import record, validate
 from .bibliography import Bibliography, load_bibliography
 from .frontmatter import load_document, parse_toml, read_text
+from .syntax import find_citations
 
 SITE_FILE = "site.toml"
 
-SeriesEntry = schema.record("SeriesEntry", schema.SERIES_ENTRY, __name__)
+SeriesEntry = record("SeriesEntry", schema.SERIES_ENTRY, __name__)
+Reference = record("Reference", schema.REFERENCE, __name__)  # a work a page cites ([[references]])
 
 
-def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: dict | None = None) -> Site:
-    """Read content/: the site config and every content folder in it.
+def load_site(content_dir: Path, kinds: dict, warnings: list[Problem] | None = None) -> Site:
+    """Read content/: the site config and every content folder in it, each by its kind.
 
-    Warnings are appended to `warnings` as they are found (the caller's counting
-    collector), so they are reported even when errors stop the build. `kinds`
-    (name -> PageKind) defaults to every kind under generator/kinds/."""
-    kinds = kinds or KINDS_BY_NAME()
+    `kinds` (name -> PageKind) is the build's registry (kinds.discover()), kept on the
+    Site for the stages after this one. Warnings are appended to `warnings` as they are
+    found (the caller's counting collector), so they are reported even when errors stop
+    the build."""
     if not content_dir.is_dir():
         what = "is not a folder" if content_dir.exists() else "does not exist"
         raise ContentError.one(content_dir, f"{what}: expected the content folder, with a {SITE_FILE}")
@@ -53,12 +54,11 @@ def load_site(content_dir: Path, warnings: list[Problem] | None = None, kinds: d
     errors += _check_page_links(pages, texts)
     bibliography = _bibliography(content_dir, config, errors) if config else None
     errors += _check_citations(pages, texts, bibliography, kinds, warnings)
-    if config:  # text `new` wrote that the author has not replaced yet: --strict refuses it
-        warnings += starter_leftovers(pages, texts, config.path, _source(config.path))
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
-    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings, bibliography=bibliography)
+    return Site(root=content_dir, config=config, pages=ordered, warnings=warnings, bibliography=bibliography,
+                kinds=kinds)
 
 
 def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):
@@ -77,12 +77,12 @@ def kind_of_folder(folder: Path, kinds: dict, warnings: list[Problem]):
     name = doc.meta.get("kind", DEFAULT_KIND if found[0].name == DEFAULT_KIND else found[0].name)
     if name not in kinds:
         raise ContentError.one(path, f"unknown page kind {name!r}: expected one of {', '.join(sorted(kinds))}"
-                               + schema.did_you_mean(name, kinds),
-                               schema.line_of(doc.text, "kind"), "kind")
+                               + did_you_mean(name, kinds),
+                               line_of(doc.text, "kind"), "kind")
     if name != found[0].name:
         raise ContentError.one(path, f"kind {name!r} keeps its content in {kinds[name].main_file}, not "
                                f"{found[0].main_file}: rename the file or change the kind",
-                               schema.line_of(doc.text, "kind"), "kind")
+                               line_of(doc.text, "kind"), "kind")
     return kinds[name]
 
 
@@ -91,7 +91,7 @@ def load_config(path: Path, warnings: list[Problem]) -> SiteConfig:
         raise ContentError.one(path, "is missing: every site needs a site.toml with at least a title")
     text = read_text(path)
     table = parse_toml(text, path)
-    clean, errors, more_warnings = schema.validate(table, schema.SITE, path, text)
+    clean, errors, more_warnings = validate(table, schema.SITE, path, text)
     warnings += more_warnings
     if errors:
         raise ContentError(errors)
@@ -113,7 +113,7 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
     known = set(listed) | {page.slug for page in pages}
     if config.play and config.play not in {page.slug for page in pages}:
         errors.append(Problem(config.path, f"unknown page {config.play!r}: play names a folder of content/ (a game)",
-                              schema.line_of(text, "play"), "play"))
+                              line_of(text, "play"), "play"))
     for page in pages:
         if schema.check_slug(page.slug):
             errors.append(Problem(page.path, schema.check_slug(page.slug).replace("slug", "folder name")))
@@ -121,7 +121,7 @@ def _check_slugs(config: SiteConfig, pages: list, kinds: dict) -> list[Problem]:
             if slug not in known:
                 path = page.path / kinds[page.kind].main_file
                 errors.append(Problem(path, f"unknown page {slug!r}: list it in site.toml or add its folder",
-                                      schema.line_of(_source(path), "related"), "related"))
+                                      line_of(_source(path), "related"), "related"))
     return errors
 
 
@@ -139,9 +139,9 @@ def _entries_without_folders(config: SiteConfig, pages: list) -> list[Problem]:
             where = f"{table}[{index}]"
             found.append(Problem(
                 config.path, f"{entry.slug!r} has no folder in content/, so the site lists it as planned"
-                f"{schema.did_you_mean(entry.slug, unlisted)}: add the folder, remove the entry, or write "
+                f"{did_you_mean(entry.slug, unlisted)}: add the folder, remove the entry, or write "
                 "planned = true in it",
-                schema.line_of(text, "slug", where + ".") or schema.line_of(text, None, where + "."), where))
+                line_of(text, "slug", where + ".") or line_of(text, None, where + "."), where))
     return found
 
 
@@ -161,7 +161,7 @@ def _check_page_links(pages: list, texts: dict[Path, str]) -> list[Problem]:
                 slug = match.group(1)
                 if slug in slugs or "{" in slug:  # a slug a template prints is checked once rendered
                     continue
-                hint = schema.did_you_mean(slug, slugs) or f" (its pages: {', '.join(slugs)})"
+                hint = did_you_mean(slug, slugs) or f" (its pages: {', '.join(slugs)})"
                 errors.append(Problem(path, f"a link to 'page:{slug}' names no page of the site{hint}",
                                       text.count("\n", 0, match.start(1)) + 1))
     return errors
@@ -173,7 +173,7 @@ def _bibliography(content_dir: Path, config: SiteConfig, errors: list[Problem]) 
     if not present(path):
         if config.bibliography != schema.SITE["bibliography"].default:
             errors.append(Problem(config.path, f"{config.bibliography} is not in {content_dir}: add the file or "
-                                  "leave 'bibliography' out", schema.line_of(_source(config.path), "bibliography"),
+                                  "leave 'bibliography' out", line_of(_source(config.path), "bibliography"),
                                   "bibliography"))
         return None
     return load_bibliography(path, errors)
@@ -209,7 +209,7 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
                 near = bibliography.closest(key) if bibliography else None
                 errors.append(Problem(main, f"further_reading names {key!r}, which is not in the bibliography"
                                       + (f" (did you mean {near!r}?)" if near else ""),
-                                      schema.line_of(_source(main), "further_reading"), "further_reading"))
+                                      line_of(_source(main), "further_reading"), "further_reading"))
         used.update(page.cites, page.further_reading)
     for key, entry in entries.items():
         if key not in used:

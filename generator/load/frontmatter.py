@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ContentError
-from .schema import FORBIDDEN, forbidden_character
+from .validation import FORBIDDEN, forbidden_character
 
 _DELIMITER = "+++"
 _MARKER = re.compile(r"^:::\s*([A-Za-z][\w-]*)\s*$")

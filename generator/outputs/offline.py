@@ -21,6 +21,12 @@ its attributes any way HTML allows; every byte the copy does not change is the
 page's own. A reference to a file the build lacks, or markup the parser cannot
 read, stops the build with one line naming the page, rather than making a copy
 that is quietly broken.
+
+What a SCORM package's copy of a page (outputs/scorm/page.py) builds on is public
+here: the walk over a page (`Copy`, its `Attribute`s, `PARSED_TAGS`, `TAG_NAME`,
+`plain_tag`), the patterns of what a page refers to (`CSS_URL`, `DATA_LINK`), how a
+reference reads (`build_path`, `stays`, `is_absolute`) and a build file's bytes
+(`Files`, `content_of`).
 """
 from __future__ import annotations
 
@@ -43,9 +49,9 @@ from ..site import Site
 # optionally "=" and a value, double-quoted, single-quoted or bare.
 _ATTRIBUTE = re.compile(r"""(?P<space>[\s/]*)(?P<name>[^\s/>][^\s/=>]*)"""
                         r"""(?:\s*=\s*(?P<value>"[^"]*"|'[^']*'|[^\s>]*))?""")
-_TAG_NAME = re.compile(r"<[a-zA-Z][^\t\n\r\f />\x00]*")
+TAG_NAME = re.compile(r"<[a-zA-Z][^\t\n\r\f />\x00]*")
 _TAG_END = re.compile(r"[\s/]*>")
-_CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
+CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 # Characters an HTML document may not contain (controls other than whitespace,
 # and the BMP's noncharacters); minified libraries keep some raw inside strings.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
@@ -64,7 +70,7 @@ _PRELOAD_DROPS = {"rel", "href", "as", "type", "fetchpriority", "crossorigin", "
                   "media", "blocking", "imagesrcset", "imagesizes"}
 _PAGE_SUFFIXES = {"", ".html", ".htm", ".xhtml"}
 # A link in a page's JSON data (prose HTML inside a JSON string): href=\"...\".
-_DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
+DATA_LINK = re.compile(r'href=\\"([^"\\]*)\\"')
 # A start tag that a walk neither changes nor looks into (most tags of a page: the
 # cells of a data table, the shapes of a drawing): a simple name, attributes with
 # double-quoted values or none, none marked data-offline, and any href or src one the
@@ -84,7 +90,7 @@ _PLAIN_TAG = plain_tag("[a-zA-Z][a-zA-Z0-9+.-]*:|#")
 # Tags that always go through the parser: those a copy edits, and those that change how
 # the parser reads what follows (text elements; svg and math, whose content newer
 # parsers read as foreign content).
-_PARSED_TAGS = frozenset(_TEXT_ELEMENTS | {"script", "link", "body", "svg", "math"})
+PARSED_TAGS = frozenset(_TEXT_ELEMENTS | {"script", "link", "body", "svg", "math"})
 
 Files = dict[str, "bytes | Path"]
 
@@ -103,7 +109,7 @@ def render_offline(site: Site, pages: list, files: Files, theme=None, assets: di
             continue
 
         def make(path=page.path) -> bytes:
-            html = _read(files[path]).decode("utf-8")
+            html = content_of(files[path]).decode("utf-8")
             return single_file(html, path, files, site.config.base_url, scripts, inlined).encode("utf-8")
 
         source = sources.get(page.source)
@@ -120,7 +126,7 @@ def single_file(html: str, page: str, files: Files, base_url: str = "", scripts:
     lacks and for markup the parser cannot read. `scripts` (a build cache table)
     keeps escaped scripts in memory for the next copy; `inlined` keeps them by
     build path, for the copies made from the same `files`."""
-    return _Copy(html, page, files, base_url, scripts, inlined).walk().text()
+    return Copy(html, page, files, base_url, scripts, inlined).walk().text()
 
 
 def script_text(js: str) -> str:
@@ -166,7 +172,7 @@ _LINK_ONLY = frozenset({"rel", "target", "download", "hreflang", "type", "ping",
 
 
 @dataclass(frozen=True)
-class _Attribute:
+class Attribute:
     """One attribute of a start tag, and where it stands in the tag's text."""
 
     name: str           # lowercase, as the parser reports it
@@ -183,7 +189,7 @@ class _Attribute:
 class _Walk(HTMLParser):
     """One pass over a page that collects edits, (start, end, new text) spans of
     the page's text; everything between them is kept byte for byte. This base
-    leaves out the elements marked data-offline="omit"; _Copy makes the copy."""
+    leaves out the elements marked data-offline="omit"; Copy makes the copy."""
 
     def __init__(self, html: str, page: str):
         super().__init__(convert_charrefs=True)
@@ -216,7 +222,7 @@ class _Walk(HTMLParser):
         pieces.append(self._source[at:])
         return "".join(pieces)
 
-    # What _Copy adds: called for the tags outside marked elements, and once at the end.
+    # What Copy adds: called for the tags outside marked elements, and once at the end.
     def _on_start(self, tag: str, attrs: list, closed: bool) -> None:
         pass
 
@@ -228,7 +234,7 @@ class _Walk(HTMLParser):
 
     # What this walk may read without the parser's attribute loop: a subclass that looks
     # at more tags or references narrows them.
-    plain_tag, parsed_tags = _PLAIN_TAG, _PARSED_TAGS
+    plain_tag, parsed_tags = _PLAIN_TAG, PARSED_TAGS
 
     def parse_starttag(self, i):
         plain = self.plain_tag.match(self.rawdata, i)
@@ -303,15 +309,15 @@ class _Walk(HTMLParser):
         line = self._source.count("\n", 0, at) + 1
         return BuildError(f"{self._page}:{line}: single-file copy: {message}")
 
-    def _attributes(self, tag: str, attrs: list, at: int) -> list[_Attribute]:
+    def _attributes(self, tag: str, attrs: list, at: int) -> list[Attribute]:
         """The attributes of the start tag `tag` (its text), where they are in it: read
         again with HTML's rules, and checked against what the parser read."""
-        found, position = [], _TAG_NAME.match(tag).end()
+        found, position = [], TAG_NAME.match(tag).end()
         while match := _ATTRIBUTE.match(tag, position):
             written = match.group("value")
             quoted = written is not None and len(written) > 1 and written[0] == written[-1] and written[0] in "\"'"
             raw = written[1:-1] if quoted else written
-            found.append(_Attribute(match.group("name").lower(), None if written is None else unescape(raw),
+            found.append(Attribute(match.group("name").lower(), None if written is None else unescape(raw),
                                     raw or "", match.start(), match.start("name"), match.end()))
             position = match.end()
         if [(a.name, a.value) for a in found] != attrs or not _TAG_END.fullmatch(tag, position):
@@ -319,7 +325,7 @@ class _Walk(HTMLParser):
         return found
 
 
-class _Copy(_Walk):
+class Copy(_Walk):
     """The single-file copy of a page: build files inlined, links to the site
     rewritten, the canonical link dropped, noindex added."""
 
@@ -369,11 +375,11 @@ class _Copy(_Walk):
     def _rewrite_data_links(self, data: str, at: int):
         """The links in a page's JSON data (the prose of states the reader has not
         seen yet) follow the page's own: absolute under base_url, or dropped."""
-        for match in _DATA_LINK.finditer(data):
+        for match in DATA_LINK.finditer(data):
             value = match.group(1)
-            if _stays(value):
+            if stays(value):
                 continue
-            path = _build_path(self._page, value)
+            path = build_path(self._page, value)
             if path is None or path in self._files and not path.endswith(".html") or \
                     posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
                 continue  # a file, not a page: left as it is
@@ -409,7 +415,7 @@ class _Copy(_Walk):
             pieces.append("\n")
         self._edits += [(at, at, piece) for piece in pieces]
 
-    def _inline_script(self, text: str, attributes: list[_Attribute], values: dict, at: int, closed: bool):
+    def _inline_script(self, text: str, attributes: list[Attribute], values: dict, at: int, closed: bool):
         path = self._file(values["src"], text, at)
         if path is None:
             return
@@ -420,7 +426,7 @@ class _Copy(_Walk):
         deferred = "defer" in values or "async" in values or (values.get("type") or "").strip().lower() == "module"
         self._script = (at, script, deferred)
 
-    def _inline_preload(self, text: str, attributes: list[_Attribute], href: str, at: int):
+    def _inline_preload(self, text: str, attributes: list[Attribute], href: str, at: int):
         path = self._file(href, text, at)
         if path is None:
             return  # a file of another site: the copy preloads it as the page does
@@ -431,18 +437,18 @@ class _Copy(_Walk):
     def _script_text(self, path: str) -> str:
         found = self._inlined.get(path)
         if found is None:
-            found = self._inlined[path] = _script_file(_read(self._files[path]), self._scripts)
+            found = self._inlined[path] = _script_file(content_of(self._files[path]), self._scripts)
         return found
 
-    def _inline_stylesheet(self, text: str, attributes: list[_Attribute], href: str, at: int):
+    def _inline_stylesheet(self, text: str, attributes: list[Attribute], href: str, at: int):
         path = self._file(href, text, at)
         if path is None:
             return
-        css = self._inline_css_urls(_read(self._files[path]).decode("utf-8"), path, at)
+        css = self._inline_css_urls(content_of(self._files[path]).decode("utf-8"), path, at)
         kept_attributes = "".join(f" {text[a.begin:a.end]}" for a in attributes if a.name in _STYLE_KEEPS)
         self._edits.append((at, at + len(text), f"<style{kept_attributes}>{style_text(css)}</style>"))
 
-    def _rewrite_references(self, text: str, attributes: list[_Attribute], at: int):
+    def _rewrite_references(self, text: str, attributes: list[Attribute], at: int):
         values = {id(a): self._reference(a, text, at) for a in attributes if a.name in _REFERENCES}
         # A link to a page that is not beside the copy loses its href: the attributes that
         # only mean something on a link (rel="next", download...) go with it, as HTML asks.
@@ -460,15 +466,15 @@ class _Copy(_Walk):
         if pieces:
             self._edits.append((at, at + len(text), "".join(pieces) + text[last:]))
 
-    def _reference(self, attribute: _Attribute, text: str, at: int) -> str | None:
+    def _reference(self, attribute: Attribute, text: str, at: int) -> str | None:
         """The new value of an href or src: a data: URI for a file of the build, an
         address under base_url for a page of the site, "" to drop it, None to keep it."""
         value = (attribute.value or "").strip()  # browsers ignore the spaces around an address
-        if _stays(value):
+        if stays(value):
             return None
-        path = _build_path(self._page, value)
+        path = build_path(self._page, value)
         if path in self._files and not path.endswith(".html"):
-            return data_uri(path, _read(self._files[path]))
+            return data_uri(path, content_of(self._files[path]))
         if path is not None and path not in self._files and posixpath.splitext(path)[1] not in _PAGE_SUFFIXES:
             raise self._missing(text, path, at)
         return self._page_address(attribute.raw.strip()).replace('"', "&quot;")
@@ -481,9 +487,9 @@ class _Copy(_Walk):
     def _file(self, reference: str, text: str, at: int) -> str | None:
         """The file of the build a script or stylesheet names; None for one on another site."""
         reference = reference.strip()
-        if _is_absolute(reference):
+        if is_absolute(reference):
             return None
-        path = _build_path(self._page, reference)
+        path = build_path(self._page, reference)
         if path not in self._files:
             raise self._missing(text, path or reference, at)
         return path
@@ -491,21 +497,21 @@ class _Copy(_Walk):
     def _inline_css_urls(self, css: str, css_path: str, at: int) -> str:
         def url(match: re.Match) -> str:
             reference = match.group(2)
-            if _is_absolute(reference):
+            if is_absolute(reference):
                 return match.group(0)
-            path = _build_path(css_path, reference)
+            path = build_path(css_path, reference)
             if path is None:  # url(#filter)
                 return match.group(0)
             if path not in self._files:
                 raise self._missing(f"{css_path} (url({reference}))", path, at)
-            return f'url("{data_uri(path, _read(self._files[path]))}")'
-        return _CSS_URL.sub(url, css)
+            return f'url("{data_uri(path, content_of(self._files[path]))}")'
+        return CSS_URL.sub(url, css)
 
     def _missing(self, where: str, path: str, at: int) -> BuildError:
         return self._fail(at, f"{_shown(where)} refers to {path}, which is not in the build")
 
 
-def _build_path(page: str, reference: str) -> str | None:
+def build_path(page: str, reference: str) -> str | None:
     """The build path a relative reference from `page` names (None when it names no file)."""
     path = urlsplit(reference).path
     if not path:
@@ -513,12 +519,12 @@ def _build_path(page: str, reference: str) -> str | None:
     return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
 
 
-def _stays(reference: str) -> bool:
+def stays(reference: str) -> bool:
     """A reference a copy keeps as it is: none, within the page, or to another site."""
-    return not reference or reference.startswith("#") or _is_absolute(reference)
+    return not reference or reference.startswith("#") or is_absolute(reference)
 
 
-def _is_absolute(reference: str) -> bool:
+def is_absolute(reference: str) -> bool:
     return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", reference)) or reference.startswith("//")
 
 
@@ -528,5 +534,5 @@ def _shown(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _read(content: bytes | Path) -> bytes:
+def content_of(content: bytes | Path) -> bytes:
     return content.read_bytes() if isinstance(content, Path) else content

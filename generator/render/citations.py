@@ -8,7 +8,8 @@ carrying its own in the markup cost more bytes than a page may have (without
 scripts a citation is a plain link to the entry). The reference list itself is
 made here, in one style, from what a page cites and lists as further reading.
 
-Keys are found the same way when the site is loaded (load/content.py), so an
+Keys are found the same way when the site is loaded (load/syntax.py, which this
+module reads them with too, and load/content.py), so an
 unknown key is an error at its file and line, and an entry no page cites is a
 warning, before anything is rendered."""
 from __future__ import annotations
@@ -22,77 +23,8 @@ import markdown
 from markdown.preprocessors import Preprocessor
 
 from ..errors import MarkupError
-from .code import code_block, prose_parts
-
-# A key: Pandoc's, letters, digits and _ with inner punctuation (a trailing one is the sentence's).
-_KEY = r"(?:\{(?P<braced>[^{}\n]+)\}|(?P<bare>\w(?:[\w:.#$%&+?<>~/-]*\w)?))"
-_NARRATIVE = re.compile(r"(?<![\w@\\/])(?P<minus>-?)@" + _KEY + r"(?:[ \t]?\[(?P<locator>[^\[\]\n]+)\])?")
-_BRACKETED = re.compile(r"\[(?P<body>[^\[\]]*?(?<![\w\\])-?@[^\[\]]*)\](?![(\[:])")
-_ITEM = re.compile(r"^(?P<prefix>.*?)(?<![\w@\\])(?P<minus>-?)@" + _KEY + r"(?P<suffix>.*)$", re.S)
-
-
-@dataclass(frozen=True)
-class Cited:
-    key: str
-    prefix: str = ""
-    locator: str = ""
-    year_only: bool = False
-
-
-@dataclass(frozen=True)
-class Citation:
-    items: tuple[Cited, ...]
-    narrative: bool
-    source: str          # as written: what an error quotes and looks for
-    start: int
-
-
-def find_citations(text: str, narrative: bool = True) -> list[Citation]:
-    """Every citation of a Markdown text, in order, outside code; `narrative` false leaves
-    @key alone (a site without a bibliography), [@key] is still a citation."""
-    found: list[Citation] = []
-    offset = 0
-    for is_code, part in prose_parts(text):
-        if not is_code and "@" in part:
-            found += [Citation(c.items, c.narrative, c.source, c.start + offset) for c in _in_prose(part, narrative)]
-        offset += len(part)
-    return found
-
-
-def _in_prose(text: str, narrative: bool) -> list[Citation]:
-    citations, taken = [], []
-    for match in _BRACKETED.finditer(text):
-        if _BLANK.search(match.group(0)):
-            continue
-        items = [_ITEM.match(item) for item in match.group("body").split(";")]
-        if all(items):
-            citations.append(Citation(tuple(_cited(item) for item in items), False, match.group(0), match.start()))
-            taken.append(range(match.start(), match.end()))
-    for match in _NARRATIVE.finditer(text) if narrative else ():
-        if any(match.start() in span for span in taken) or match.group("minus"):
-            continue
-        citations.append(Citation((Cited(_key(match), locator=(match.group("locator") or "").strip()),), True,
-                                  match.group(0), match.start()))
-    return sorted(citations, key=lambda c: c.start)
-
-
-_BLANK = re.compile(r"\n[ \t]*\n")
-
-
-def _key(match: re.Match) -> str:
-    return match.group("braced") or match.group("bare")
-
-
-def _cited(match: re.Match) -> Cited:
-    suffix = " ".join(match.group("suffix").split())
-    return Cited(_key(match), prefix=" ".join(match.group("prefix").split()),
-                 locator=suffix[1:].strip() if suffix.startswith(",") else suffix, year_only=bool(match.group("minus")))
-
-
-def cited_keys(text: str) -> list[str]:
-    """The keys a text cites, in order of first citation."""
-    return list(dict.fromkeys(item.key for citation in find_citations(text) for item in citation.items))
-
+from ..load.syntax import Citation, Cited, cited_keys, find_citations, prose_parts  # noqa: F401 (read at load too)
+from .code import code_block
 
 # --- The style: author–year ----------------------------------------------------------------------
 

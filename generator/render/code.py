@@ -2,7 +2,7 @@
 time (classes only; the theme colours them in its light and dark schemes; its
 small script gives each block a Copy button, which could do nothing without
 scripts); and where code sits in Markdown source, which math and citations leave
-alone (`prose_parts`)."""
+alone (`prose_parts`, in load/syntax.py: the load stage reads it too)."""
 from __future__ import annotations
 
 import html
@@ -13,56 +13,9 @@ from markdown.extensions.codehilite import CodeHiliteExtension
 from pygments.formatters.html import HtmlFormatter
 from pygments.token import Token
 
+from ..load.syntax import prose_parts  # noqa: F401 (where code sits: read when the site is loaded, too)
+
 PYGMENTS_VERSION = pygments.__version__
-
-# A fence opens a block: three or more backticks or tildes, indented by at most three spaces.
-_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
-_BACKTICKS = re.compile(r"`+")
-
-
-def prose_parts(text: str) -> list[tuple[bool, str]]:
-    """The text cut into (is_code, piece) pieces, in order: fenced code blocks and
-    code spans are code, the rest is prose. A fence left open runs to the end, and an
-    unmatched run of backticks is prose, as Markdown reads them."""
-    parts: list[tuple[bool, str]] = []
-    at = 0
-    for start, end in _fenced_blocks(text):
-        parts += _spans(text[at:start])
-        parts.append((True, text[start:end]))
-        at = end
-    parts += _spans(text[at:])
-    return [part for part in parts if part[1]]
-
-
-def _fenced_blocks(text: str) -> list[tuple[int, int]]:
-    blocks, at = [], 0
-    while (opening := _FENCE.search(text, at)) is not None:
-        fence = opening.group("fence")
-        if fence[0] == "`" and "`" in opening.group("info"):  # not a fence: a code span at a line's start
-            at = opening.end()
-            continue
-        closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
-        found = closing.search(text, opening.end())
-        end = found.end() if found else len(text)
-        blocks.append((opening.start(), end))
-        at = end
-    return blocks
-
-
-def _spans(text: str) -> list[tuple[bool, str]]:
-    """Code spans: a run of backticks up to the next run of the same length."""
-    parts, at, search = [], 0, 0
-    while (opening := _BACKTICKS.search(text, search)) is not None:
-        run = opening.group(0)
-        closing = next((m for m in _BACKTICKS.finditer(text, opening.end()) if m.group(0) == run), None)
-        if closing is None:
-            search = opening.end()
-            continue
-        parts += [(False, text[at:opening.start()]), (True, text[opening.start():closing.end()])]
-        at = search = closing.end()
-    parts.append((False, text[at:]))
-    return parts
-
 
 class _CodeBlockFormatter(HtmlFormatter):
     """Pygments' HTML, wrapped as the theme styles it: the block and its code, focusable,

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import MarkupError, Problem
+from ..load import syntax
 from . import citations, code, math
 
-_MODULES = (Path(math.__file__), Path(citations.__file__), Path(code.__file__), Path(__file__))
+_MODULES = (Path(math.__file__), Path(citations.__file__), Path(code.__file__), Path(syntax.__file__), Path(__file__))
 # What the HTML of a text depends on besides the text and the site: the converters and this code.
 _VERSION = hashlib.sha256(b"".join(path.read_bytes() for path in _MODULES)
                           + f"{math.LATEX2MATHML_VERSION} {code.PYGMENTS_VERSION}".encode()).hexdigest()

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ContentError
-from ..load.schema import did_you_mean
+from ..errors import ContentError, did_you_mean
 from .urls import EMBED_DIR, Urls
 
 # href="page:slug#fragment" in markup, href=\"page:slug\" in a page's JSON data.

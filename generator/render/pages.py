@@ -10,7 +10,6 @@ from urllib.parse import quote
 
 from ..cache.build import BuildCache
 from ..errors import ContentError, MarkupError, Problem
-from ..kinds import kind_of
 from ..site import Page, RenderContext, Site
 from . import seo
 from .links import resolve_page_links
@@ -33,7 +32,7 @@ def render_pages(site: Site, computed: dict, prose: dict, theme: Theme, assets: 
     errors: list[Problem] = []
     for source in site.pages:
         try:
-            rendered = cache.page(source, site, theme, assets, lambda source=source: kind_of(source).render(
+            rendered = cache.page(source, site, theme, assets, lambda source=source: site.kind_of(source).render(
                 source, computed[source.slug], prose[source.slug], context))
         except MarkupError as err:  # math or a citation in a text the page renders itself (an intro)
             errors.append(located(err, source.path))
@@ -49,7 +48,7 @@ def _check_runtimes(site: Site, theme: Theme) -> None:
     """Every kind in the site drives its pages with a script of the theme's."""
     static = theme.static_files()
     for name in sorted({page.kind for page in site.pages}):
-        runtime = kind_of(next(page for page in site.pages if page.kind == name)).runtime
+        runtime = site.kind_of(next(page for page in site.pages if page.kind == name)).runtime
         if runtime not in static:
             raise ContentError.one(theme.chain[0], f"theme {theme.name!r} has no static/{runtime}, the script "
                                    f"that runs pages of kind {name!r}")

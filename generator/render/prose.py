@@ -25,7 +25,6 @@ from markdown.extensions.tables import TableExtension
 from ..cache.build import BuildCache
 from ..cache.disk import digest, kept
 from ..errors import ContentError, MarkupError, Problem
-from ..kinds import kind_of
 from ..site import Site
 from ..compute.formats import minus
 from . import markup
@@ -166,7 +165,7 @@ def render_prose(site: Site, computed: dict, cache: BuildCache | None = None) ->
     result = {}
     for page in site.pages:
         def make(page=page):
-            return kind_of(page).render_text(page, computed[page.slug], text)
+            return site.kind_of(page).render_text(page, computed[page.slug], text)
         try:
             result[page.slug] = cache.prose(page, make, text.to_html.extensions.key)
         except ContentError as err:

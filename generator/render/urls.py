@@ -4,22 +4,9 @@ and names an explicit index.html, so one build works at a domain root, under a
 subpath, and straight from disk (file:// resolves no directory URLs)."""
 from __future__ import annotations
 
-EMBED_DIR = "embed"
-OFFLINE_DIR = "offline"
-ASSETS_DIR = "assets"
-FIGURES_DIR = "figures"
-INDEX = "index.html"
-NOT_FOUND = "404.html"
-SITEMAP = "sitemap.xml"
-ROBOTS = "robots.txt"
-NO_JEKYLL = ".nojekyll"
-
-# Everything a build writes at its root beside the pages' own folders, named once: a page's
-# slug may be none of them (load/schema.py's check_slug, for the build and for `new`), or
-# its folder would share paths with them (an explainer "offline" and an "index" would
-# both write offline/index.html).
-ROOT_FOLDERS = (ASSETS_DIR, EMBED_DIR, FIGURES_DIR, OFFLINE_DIR)
-ROOT_NAMES = ROOT_FOLDERS + (INDEX, NOT_FOUND, SITEMAP, ROBOTS, NO_JEKYLL)
+# The names at the build's root are the site's (site.py), since load checks slugs against them.
+from ..site import (ASSETS_DIR, EMBED_DIR, FIGURES_DIR, INDEX, NO_JEKYLL, NOT_FOUND, OFFLINE_DIR,  # noqa: F401
+                    ROBOTS, ROOT_FOLDERS, ROOT_NAMES, SITEMAP)
 
 
 def page_path(slug: str) -> str:

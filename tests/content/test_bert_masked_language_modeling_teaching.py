@@ -35,6 +35,7 @@ def _everything(page):
     parts = [explainer.intro, explainer.key_ideas, explainer.questions]
     for texts in prose:
         parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper)]
+        parts += [_text(texts.practitioners)]
         parts += [s for summaries in texts.summaries.values() for s in summaries]
     return " ".join(" ".join(parts).split())
 
@@ -54,9 +55,12 @@ def test_the_page_says_which_model_makes_the_guesses(page, model):  # noqa: F811
         assert f"from {len(model.CORPUS)} short sentences written by hand" in prose
         assert f"with {len(set(w for s in model.CORPUS for w in s.split()))} different words" in prose
         assert '"The cat sat on the mat" itself is not among them' in prose
-    assert "set by hand, not learned" in _part(page, 2, "deeper")
-    assert "drawn with a fixed seed" in _part(page, 3, "deeper")
-    assert "written by hand" in _part(page, 4, "deeper")
+    # Each said once, where the reader meets it: the weights where the chart draws them, the random
+    # word where it is shown, the pairs where they are read.
+    assert all("The chart's weights are set by hand, not learned" in prose for _, prose in _states(page, 2))
+    random_word = [prose for state, prose in _states(page, 3) if state.choice["rule"] == "Random word"]
+    assert len(random_word) == 1 and "drawn with a fixed seed from the toy's vocabulary" in random_word[0]
+    assert all("Both pairs are written by hand" in prose for _, prose in _states(page, 4))
 
 
 # --- Step 1 ---------------------------------------------------------------------------------------
@@ -294,7 +298,7 @@ def test_step2_the_guesses_use_the_weights_the_chart_draws(page, model):  # noqa
     assert _top(model, model.TOKENS.index("mat"), "Both sides") == "cat"
     assert round(100 * model.fill_in(model.TOKENS.index("sat"))[model.VOCAB.index("sat")]) == 44
     assert "scaled weights, the ones the chart shows, are what each word's evidence is multiplied by" \
-        in _part(page, 2, "deeper")
+        in _part(page, 2, "practitioners")
 
 
 def test_step2_two_points_of_bert_kept_apart(page):
@@ -339,3 +343,18 @@ def test_step5_the_count_says_what_it_leaves_out(page, model, name):  # noqa: F8
     assert f"they add {heads:,} more" in prose
     assert model.two_figures(total) == model.two_figures(total + heads) == PAPER_TOTALS[name]
     assert f"still rounds to {PAPER_TOTALS[name]}" in prose
+
+
+def test_step2_the_gaps_own_cell_is_drawn_hidden_and_nearer_words_count_more(page, model):  # noqa: F811
+    """Step 2's prose: the chart's weights fall with the distance from the gap, and the gap's own
+    cell is hatched as hidden, in every state."""
+    for state, prose in _states(page, 2):
+        hidden = model.TOKENS.index(state.choice["word"])
+        assert state.chart["mask"][0][hidden]
+        row = np.array(state.chart["z"][0], dtype=float)
+        visible = [j for j in model.POSITIONS if not state.chart["mask"][0][j]]
+        for a in visible:
+            for b in visible:
+                if abs(a - hidden) < abs(b - hidden):
+                    assert row[a] > row[b]
+        assert "nearer words count more, and the gap's own cell is hatched as hidden" in prose

@@ -25,7 +25,7 @@ def _everything(computed):  # noqa: F811
     for texts in prose:
         parts += [_text(html) for html, summary in texts.states.values()]
         parts += [summary for html, summary in texts.states.values()]
-        parts += [_text(texts.hint), _text(texts.deeper)]
+        parts += [_text(texts.hint), _text(texts.deeper), _text(texts.practitioners)]
     return explainer, " ".join(" ".join(parts).split())
 
 
@@ -99,7 +99,7 @@ def test_step5_says_why_five_words_make_four_queries(computed, model):  # noqa: 
 def test_step5_the_u_net_queries_come_from_its_features_of_the_latent(computed):  # noqa: F811
     """Issue 35: the deeper part said the U-Net takes its queries "from that latent"; the FAQ
     rightly says from the U-Net's features of it (Rombach et al., 2022, Section 3.3)."""
-    deeper = _part(computed, 5, "deeper")
+    deeper = _part(computed, 5, "deeper") + " " + _part(computed, 5, "practitioners")
     assert "takes its queries from its own features of that latent" in deeper
     assert "queries from that latent" not in deeper
     _, everything = _everything(computed)
@@ -121,8 +121,8 @@ def test_step1_states_what_a_random_query_projection_would_do(computed, model): 
         hits += top in model.TRANSLATES[target]
         assert f"would look hardest at {top} ({w.max():.2f})" in prose
         assert ("its translation, by luck" in prose) == (top in model.TRANSLATES[target])
-    for _, _, prose in states_of(computed, 1):
-        assert (f"translation of {hits} of the 4" in prose) if hits else ("translation of none of the 4" in prose)
+    practitioners = _part(computed, 1, "practitioners")
+    assert f"translation of {hits or 'none'} of the 4" in practitioners
 
 
 def test_step1_hint_counts_distinct_top_words(computed, model):  # noqa: F811
@@ -282,8 +282,9 @@ def test_step1_says_which_parts_are_hand_set_and_which_random(computed, model): 
     assert np.allclose(model.ENCODER_OUTPUT, rng.standard_normal(model.ENCODER_OUTPUT.shape))
     queries = model.DECODER_STATES @ model.W_Q[h]
     assert np.allclose(queries @ keys.T / np.sqrt(model.D_K), model.ALIGNMENT_SCORES[h])   # solved to the scores
+    practitioners = _part(computed, 1, "practitioners")
+    assert "random encoder output times a random W^K" in practitioners and "W^Q is solved" in practitioners
     for _, _, prose in states_of(computed, 1):
-        assert "random encoder output times a random W^K" in prose and "only W^Q is solved" in prose
         assert "the queries, keys and weights are then computed from them" not in prose
 
 
@@ -302,9 +303,10 @@ def test_step1_says_what_a_typical_random_head_does(computed, model):  # noqa: F
     hits = np.array(hits)
     blind = sum(len(model.TRANSLATES[w]) for w in model.TARGET) / len(model.SOURCE)
     assert blind == 1.0 and abs(hits.mean() - blind) < 0.1
-    for _, _, prose in states_of(computed, 1):
-        assert f"over {model.RANDOM_DRAWS:,} such draws a random head finds {hits.mean():.1f} on average" in prose
-        assert f"none in {math.floor(100 * np.mean(hits == 0) + 0.5)}%" in prose and f"blindly would do ({blind:.1f})" in prose
+    practitioners = _part(computed, 1, "practitioners")
+    assert f"over {model.RANDOM_DRAWS:,} such draws a random head finds {hits.mean():.1f} on average" in practitioners
+    assert f"none in {math.floor(100 * np.mean(hits == 0) + 0.5)}%" in practitioners
+    assert f"blindly would do ({blind:.1f})" in practitioners
 
 
 def test_step1_reads_weights_as_where_the_head_reads(computed):  # noqa: F811
@@ -323,7 +325,7 @@ def test_the_toy_runs_no_encoder_or_decoder_stack(computed, model):  # noqa: F81
     assert self_out.shape != model.DECODER_STATES.shape or not np.allclose(self_out, model.DECODER_STATES)
     for _, _, prose in states_of(computed, 2):
         assert "random vectors from a fixed seed" in prose
-    assert "which are random vectors of their own" in _part(computed, 3, "deeper")
+    assert "which are random vectors of their own" in _part(computed, 3, "practitioners")
     explainer, _ = _everything(computed)
     assert "no encoder or decoder stack runs" in _text(explainer.intro)
 
@@ -348,7 +350,7 @@ def test_french_adjective_order_has_its_exceptions(computed):  # noqa: F811
 def test_latent_diffusion_denoises_a_latent(computed):  # noqa: F811
     """Rombach et al. 2022, Section 3: the U-Net works in the latent space of a pretrained autoencoder."""
     explainer, text = _everything(computed)
-    deeper = _part(computed, 5, "deeper")
+    deeper = _part(computed, 5, "deeper") + " " + _part(computed, 5, "practitioners")
     assert "denoise not the image but its latent" in deeper and "pretrained autoencoder" in deeper
     assert "Section 3" in deeper and "turns noise into an image" not in text
     assert "denoises the latent of a pretrained autoencoder" in _text(explainer.questions)
@@ -363,5 +365,44 @@ def test_step5_patch_scores_are_plain_dot_products(computed, model):  # noqa: F8
         assert np.allclose(model.patch_weights(word).ravel(), plain)
         scaled = np.exp(keys @ query / np.sqrt(len(query)))
         assert not np.allclose(plain, scaled / scaled.sum())
-    deeper = _part(computed, 5, "deeper")
+    deeper = _part(computed, 5, "deeper") + " " + _part(computed, 5, "practitioners")
     assert "as in this toy" not in deeper and "no projections and no scaling" in deeper
+
+
+def test_step5_describes_the_picture_the_chart_lays_out(computed, model):  # noqa: F811
+    """The reader sees the weights, not the picture: the prose says where wall, cat and mat are,
+    so "where the cat's body is" can be checked on the grid."""
+    cat, mat, wall = (model.PATCH_FEATURES[..., i] for i in range(3))
+    assert (wall[0] >= 0.9).all() and cat[1, 1] == cat.max() and (mat[2] > 0.5).all()
+    assert cat[2, 1] > 0 and cat[2, 0] == cat[2, 2] == 0                  # the paws on the mat's middle
+    for _, _, prose in states_of(computed, 5):
+        assert "wall along row 1, the cat in the middle of row 2, the mat along row 3" in prose
+        assert "with the cat's paws on its middle patch" in prose
+
+
+def test_step3_says_its_self_attention_weights_are_random(computed, model):  # noqa: F811
+    """Said where the reader meets them: the weights of step 3's Self state are random
+    projections of random embeddings, drawn from the page's seed."""
+    rng = np.random.default_rng(model.SEED)
+    for drawn in (model.ENCODER_OUTPUT, model.DECODER_STATES, model.W_K, model.W_V):   # drawn before them
+        rng.standard_normal(drawn.shape)
+    scale = np.sqrt(model.D_MODEL)
+    w_q, w_k = (rng.standard_normal((model.D_MODEL, model.D_K)) / scale for _ in range(2))
+    x = rng.standard_normal(model.DECODER_INPUT_EMBEDDINGS.shape)
+    scores = np.where(np.tril(np.ones((4, 4), bool)), (x @ w_q) @ (x @ w_k).T / np.sqrt(model.D_K), -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    assert np.allclose(model.SELF_WEIGHTS, weights / weights.sum(axis=1, keepdims=True))
+    _, _, prose = state_for(computed, 3, attention="Self")
+    assert "These weights come from random projections, not from a trained decoder." in prose
+
+
+def test_step4_an_order_kept_is_strict(computed, model):  # noqa: F811
+    """"Their top source words come in the same order as the target words": no neighbour ties."""
+    for state, readouts, prose in states_of(computed, 4):
+        if readouts["Crossing"] == "No":
+            tops = [int(i) for i in model.CROSS_WEIGHTS[state.choice["head"] - 1].argmax(axis=1)]
+            ti = model.TARGET.index(state.choice["target"])
+            for j in (ti - 1, ti + 1):
+                if 0 <= j < len(tops):
+                    assert (j - ti) * (tops[j] - tops[ti]) > 0
+            assert "their top source words come in the same order as the target words" in prose

@@ -24,7 +24,7 @@ def everything(page):
     explainer, steps, prose = page
     parts = [explainer.intro, explainer.key_ideas, explainer.questions]
     for texts in prose:
-        parts += [html for html, _ in texts.states.values()] + [texts.hint, texts.deeper]
+        parts += [html for html, _ in texts.states.values()] + [texts.hint, texts.deeper, texts.practitioners]
     return text(" ".join(parts))
 
 
@@ -222,7 +222,7 @@ def test_the_page_names_the_changes_to_the_block(page):
     a final layer norm added, residual weights scaled at initialisation; Brown et al.
     2020, section 2.1: alternating dense and locally banded sparse attention."""
     _, _, prose = page
-    deeper = text(prose[4].deeper)
+    deeper = text(prose[4].deeper + prose[4].practitioners)
     assert "layer norm to the input of each sub-block" in deeper and "Section 2.3" in deeper
     assert "initial weights of the residual layers" in deeper
     assert "locally banded sparse attention" in deeper and "Section 2.1" in deeper
@@ -279,7 +279,7 @@ def test_step4_shared_keys_shrink_the_cache_by_the_number_of_heads(page, model):
         full = m["layers"] * 2 * m["context"] * m["d_model"]
         shared = m["layers"] * 2 * m["context"] * (m["d_model"] / m["heads"])
         assert full / shared == pytest.approx(m["heads"])
-    deeper = text(prose[3].deeper)
+    deeper = text(prose[3].deeper + prose[3].practitioners)
     assert "h times fewer" in deeper and "h/g times fewer" in deeper and "several times fewer" not in deeper
 
 
@@ -346,3 +346,14 @@ def test_step4_says_why_cached_keys_cannot_change_in_a_one_layer_toy(dot_states,
             assert "because the mask keeps" not in prose
             assert "in this one-layer toy each is computed from its own token's input vector alone" in prose
             assert "in a stack of two or more layers it is the mask that keeps them fixed" in prose
+
+
+def test_step4_names_the_weights_step1_draws(dot_states):  # noqa: F811
+    """Step 4's charts are the caches, not the weights: the weight it names is the one step 1
+    draws in the same token's row with the mask on, since the cache changes no result."""
+    for state, _, prose in all_states(dot_states, 4):
+        token = re.search(r"the model has (\S+) as its newest token", prose).group(1)
+        _, _, masked = state_for(dot_states, 1, query=token, causal=True)
+        top = re.search(r"Its largest weight, (\S+), goes to (\S+) ", masked).groups()
+        assert f"Its largest weight, {top[0]}, goes to {top[1]} , as in the row of {token} in step 1's chart " \
+               "with the mask on" in prose

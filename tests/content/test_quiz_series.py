@@ -5,13 +5,13 @@ state the reader reaches, so that it is true of the state they are in when it sh
 import pytest
 
 from generator.kinds.explainer.quiz.answers import _context, _html
-from generator.load.content import load_site
+from generator.build import read_site
 from generator.render.prose import text_renderer
 
 from ..conftest import CONTENT
 from ..quiz_reader import text_of
 
-EXPLAINERS = [page.slug for page in load_site(CONTENT).pages if page.kind == "explainer"]
+EXPLAINERS = [page.slug for page in read_site(CONTENT).pages if page.kind == "explainer"]
 
 
 @pytest.mark.parametrize("slug", EXPLAINERS)

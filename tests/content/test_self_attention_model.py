@@ -1,6 +1,6 @@
 """The self-attention toy model's numerics, against cases worked by hand, and
-every figure and formula of the brief (/work/shared/briefs/self-attention.md)
-recomputed from the model's weights, without the step functions."""
+every figure of the brief (/work/shared/briefs/self-attention.md) recomputed
+from the model's hand-set weights, without the step functions."""
 import importlib.util
 import math
 
@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from ..conftest import CONTENT
+
+TOKENS = ["The", "cat", "sat", "on", "the", "mat"]
 
 
 @pytest.fixture(scope="module")
@@ -19,14 +21,20 @@ def model():
     return module
 
 
+def scores(model):
+    """Every raw score q·k, from the embeddings and projections alone."""
+    x = np.array([model.VOCABULARY[t] for t in TOKENS])
+    return (x @ model.W_Q) @ (x @ model.W_K).T
+
+
 # Helpers, by hand
 
 def test_softmax_by_hand(model):
     assert np.allclose(model.softmax([0.0, 0.0]), [0.5, 0.5])
     assert np.allclose(model.softmax([math.log(3), 0.0]), [0.75, 0.25])
     assert np.allclose(model.softmax([1000.0, 0.0]), [1.0, 0.0])           # no overflow
-    # Temperature 2 halves the scores: ln 9 / 2 = ln 3.
-    assert np.allclose(model.softmax([math.log(9), 0.0], 2.0), [0.75, 0.25])
+    # A factor of 0.5 halves the scores: ln 9 / 2 = ln 3.
+    assert np.allclose(model.softmax([math.log(9), 0.0], 0.5), [0.75, 0.25])
 
 
 def test_entropy_in_bits(model):
@@ -37,112 +45,122 @@ def test_entropy_in_bits(model):
 
 def test_text_helpers(model):
     assert model.vector_text([0.5, -1.234]) == "(0.50, −1.23)"
-    assert model.power_text(7e-18) == "7×10⁻¹⁸" and model.power_text(0) == "0"
+    assert model.number_text(3.0) == "3" and model.number_text(-1.5) == "−1.5" and model.number_text(-0.0) == "0"
     assert model._join(["a"]) == "a" and model._join(["a", "b", "c"]) == "a, b and c"
 
 
 def test_attention_by_hand(model):
-    # Two tokens; with W_Q, W_K, W_V the toy's, the head must equal the formula written out.
-    x = model.EMBEDDINGS[:2]
-    scores, weights, outputs = model.attention(x)
+    x = model.embed(["sat", "cat"])
+    s, weights, outputs = model.attention(x)
     q, k, v = x @ model.W_Q, x @ model.W_K, x @ model.W_V
-    s01 = sum(q[0, j] * k[1, j] for j in range(model.D_K))
-    assert scores[0, 1] == pytest.approx(s01)
-    a = math.exp(scores[0, 0] / 2), math.exp(scores[0, 1] / 2)     # √d_k = 2
+    assert s[0, 1] == pytest.approx(sum(q[0, j] * k[1, j] for j in range(model.D_K)))
+    a = math.exp(s[0, 0] / 2), math.exp(s[0, 1] / 2)     # √d_k = 2
     assert weights[0, 0] == pytest.approx(a[0] / sum(a))
     assert np.allclose(outputs[0], weights[0, 0] * v[0] + weights[0, 1] * v[1])
 
 
-# The brief's figures
+# The brief's toy: hand-set, with dimensions a reader can name
 
 def test_sizes_and_sentence(model):
-    assert model.TOKENS == ["The", "cat", "sat", "on", "the", "mat"] and model.DEFAULT_QUERY == "cat"
-    assert model.D_MODEL == 8
-    assert model.Q.shape == model.K.shape == (6, model.D_K) and model.V.shape == (6, model.D_V)
+    assert model.TOKENS == TOKENS and model.DEFAULT_QUERY == "cat"
+    assert model.D_MODEL == 8 and model.D_K == model.D_V == 4
+    assert model.W_Q.shape == model.W_K.shape == model.W_V.shape == (8, 4)
+    assert len(model.FEATURES) == 8 and len(model.QK_DIMS) == 4 and len(model.V_DIMS) == 4
 
 
-def test_step1_default_row_has_a_negative_score(model):
-    row = (model.X @ model.W_Q)[1] @ (model.X @ model.W_K).T
-    assert (row < 0).any()
-    assert not np.isclose(row.sum(), 1)
-    values = model.queries_and_keys("cat")["values"]
-    assert values["top_score"] == pytest.approx(row.max())
-    assert values["negative_count"] == int((row < 0).sum())
+def test_the_weights_are_hand_set_not_drawn(model):
+    """Small, round numbers in every matrix and embedding: set by hand, each a multiple of 0.5."""
+    for m in (model.W_Q, model.W_K, model.W_V, *model.VOCABULARY.values()):
+        assert np.array_equal(np.round(np.asarray(m) * 2), np.asarray(m) * 2)
+    # x holds a 1 for each feature a word has: x·W is the sum of the rows its features pick.
+    for word, x in model.VOCABULARY.items():
+        assert set(np.unique(x)) <= {0.0, 1.0} and x.sum() >= 1, word
+        assert np.allclose(x @ model.W_Q, model.W_Q[x == 1].sum(axis=0))
+
+
+def test_the_queries_mean_something(model):
+    s = scores(model)
+    top = {t: TOKENS[int(np.argmax(s[i]))] for i, t in enumerate(TOKENS)}
+    assert top["sat"] == "cat"    # a verb looks for its subject
+    assert top["on"] == "mat"     # a preposition for its object
+    assert top["cat"] == "sat"    # a noun for what it does
+    for det in ("The", "the"):    # a determiner for a noun, and cannot tell cat from mat
+        row = s[TOKENS.index(det)]
+        assert row[1] == row[5] == row.max() > 0 and (row[[0, 2, 3, 4]] < row.max()).all()
+    assert (s[1] < 0).any()       # the default query has a negative score
+    # A top key that is not tied stands out: the rest score less.
+    for i in (1, 2, 3):
+        assert sorted(s[i])[-1] > sorted(s[i])[-2]
+
+
+def test_the_only_thing_that_tells_The_from_the_is_nothing(model):
+    assert np.array_equal(model.VOCABULARY["The"], model.VOCABULARY["the"])
+
+
+# Steps 2 to 6
+
+@pytest.mark.parametrize("query", TOKENS)
+def test_step2_entropy_falls_as_the_factor_grows(model, query):
+    row = scores(model)[TOKENS.index(query)]
+    entropies = [model.entropy_bits(model.softmax(row, f)) for f in (0.5, 1.0, 2.0)]
+    assert entropies[0] > entropies[1] > entropies[2]
+    for f in (0.5, 1.0, 2.0):
+        w = model.softmax(row, f)
+        assert w.sum() == pytest.approx(1) and (w > 0).all()
+        assert list(np.argsort(-w, kind="stable")) == list(np.argsort(-row, kind="stable"))  # order kept
+
+
+def test_step2_at_a_factor_of_one_over_sqrt_dk_is_the_attention_weights(model):
+    assert model.FACTORS[0] == 1 / math.sqrt(model.D_K)
+    assert np.allclose(model.softmax(scores(model), model.FACTORS[0]), model.WEIGHTS)
 
 
 @pytest.mark.parametrize("d_k", [4, 16, 64, 256])
-def test_step2_spread_and_saturation(model, d_k):
-    q = model.SCALING_Q[1, :d_k]
-    k = model.SCALING_K[:, :d_k]
+def test_step3_spread_and_saturation(model, d_k):
+    rng = np.random.default_rng(model.SCALING_SEED)
+    q = rng.standard_normal((6, 256))[1, :d_k]
+    k = rng.standard_normal((6, 256))[:, :d_k]
     raw = k @ q
-    # Unscaled the spread is of the order of √d_k, scaled it stays near 1.
     assert 0.5 * math.sqrt(d_k) < np.std(raw) < 1.5 * math.sqrt(d_k)
     assert 0.75 < np.std(raw / math.sqrt(d_k)) < 1.25
     assert model.softmax(raw / math.sqrt(d_k)).max() < 0.60
-    scaled = model.scaling(d_k=d_k, scaled=True)["values"]
-    unscaled = model.scaling(d_k=d_k, scaled=False)["values"]
-    assert scaled["scale"] == pytest.approx(1 / math.sqrt(d_k)) and unscaled["scale"] == 1
-    assert unscaled["spread"] == pytest.approx(np.std(raw))
+    if d_k == 256:
+        assert model.softmax(raw).max() >= 0.90
+    assert np.allclose(model.scaling_scores(d_k, False), raw)
 
 
-def test_step2_spread_grows_unscaled_and_saturates_at_256(model):
-    spreads = [model.scaling(d_k=d, scaled=False)["values"]["spread"] for d in model.D_KS]
-    assert spreads == sorted(spreads)
-    raw = model.SCALING_K @ model.SCALING_Q[1]
-    assert model.softmax(raw).max() >= 0.90
-    assert round(model.scaling(d_k=64)["values"]["scale"], 3) == 0.125
-
-
-def test_step2_spread_on_average_over_many_draws(model):
-    # The formula behind the figure: over many unit-variance draws, std(q·k) = √d_k.
+def test_step3_spread_on_average_over_many_draws(model):
     rng = np.random.default_rng(0)
     for d_k in model.D_KS:
         dots = (rng.standard_normal((4000, d_k)) * rng.standard_normal((4000, d_k))).sum(axis=1)
         assert np.std(dots) == pytest.approx(math.sqrt(d_k), rel=0.05)
 
 
-@pytest.mark.parametrize("query", ["The", "cat", "sat", "on", "the", "mat"])
-def test_step3_entropy_falls_with_temperature(model, query):
-    entropies = [model.entropy_bits(model.temperature_weights(query, t)) for t in (0.5, 1.0, 2.0)]
-    assert entropies[0] < entropies[1] < entropies[2]
-    for t in (0.5, 1.0, 2.0):
-        w = model.temperature_weights(query, t)
-        assert w.sum() == pytest.approx(1) and (w > 0).all()
-        scores = model.SCORES[model.TOKENS.index(query)]
-        assert list(np.argsort(-w)) == list(np.argsort(-scores))   # softmax keeps the order
-
-
-@pytest.mark.parametrize("query", ["The", "cat", "sat", "on", "the", "mat"])
+@pytest.mark.parametrize("query", TOKENS)
 def test_step4_output_is_the_weighted_sum_of_values(model, query):
-    qi = model.TOKENS.index(query)
-    w = model.WEIGHTS[qi]
-    output = sum(w[i] * model.V[i] for i in range(6))
+    qi = TOKENS.index(query)
+    w = model.softmax(scores(model)[qi] / 2)
+    v = np.array([model.VOCABULARY[t] for t in TOKENS]) @ model.W_V
+    output = sum(w[i] * v[i] for i in range(6))
     data = model.mixing(query)
-    assert np.allclose(data["values"]["output"], output)
-    strip = np.array(data["charts"][1]["z"])
-    assert strip.shape == (7, model.D_V)
-    assert np.allclose(strip[:6], np.round(w[:, None] * model.V, 4))
-    assert np.allclose(strip[6], np.round(output, 4))
-    # A blend: every output number lies within the values' range in its dimension.
-    assert (output >= model.V.min(axis=0) - 1e-12).all() and (output <= model.V.max(axis=0) + 1e-12).all()
-    assert (np.array(data["charts"][1]["z"]) < 0).any()          # signed values
+    z = np.array(data["charts"][1]["z"])
+    assert z.shape == (8, 4) and np.allclose(z[:6], v)
+    assert np.allclose(z[6], np.round(output, 4)) and np.allclose(z[7], np.round(v.mean(axis=0), 4))
+    assert (output >= v.min(axis=0) - 1e-12).all() and (output <= v.max(axis=0) + 1e-12).all()
 
 
 @pytest.mark.parametrize("length", [6, 12, 24, 48])
 def test_step5_matrix(model, length):
     words = model.LONG_TEXT[:length]
-    assert len(words) == length and model.LONG_TEXT[:6] == model.TOKENS
+    assert len(model.LONG_TEXT) == 48 and model.LONG_TEXT[:6] == TOKENS
     x = np.array([model.VOCABULARY[w] for w in words])
-    scores = (x @ model.W_Q) @ (x @ model.W_K).T / 2
-    weights = model.softmax(scores)
-    s = model.all_queries(view="Scores", length=length)
-    w = model.all_queries(view="Weights", length=length)
-    assert np.allclose(s["chart"]["z"], np.round(scores, 3)) and np.allclose(w["chart"]["z"], np.round(weights, 3))
-    assert s["values"]["entries"] == length ** 2 and s["values"]["shape"] == (length, length)
-    assert w["values"]["row_sums"] == "1.00" and s["values"]["row_sums"] == "varies"
-    assert s["chart"]["scale"] == "diverging" and w["chart"]["scale"] == "sequential"
-    assert s["chart"]["range"] == model.SCORE_RANGE and w["chart"]["range"] == [0, 1]
-    assert -model.SCORE_RANGE[0] == model.SCORE_RANGE[1] >= np.abs(scores).max()
+    s = (x @ model.W_Q) @ (x @ model.W_K).T / 2
+    sv, wv = model.all_queries("Scores", length), model.all_queries("Weights", length)
+    assert np.allclose(sv["chart"]["z"], np.round(s, 2))
+    assert np.allclose(wv["chart"]["z"], np.round(model.softmax(s), 2))
+    assert sv["values"]["entries"] == length ** 2 and sv["values"]["row_sums"] == "varies"
+    assert wv["values"]["row_sums"] == "1.00"
+    assert -model.SCORE_RANGE[0] == model.SCORE_RANGE[1] >= np.abs(s).max()
 
 
 def test_step6_permutation_equivariance(model):
@@ -150,11 +168,3 @@ def test_step6_permutation_equivariance(model):
     assert sorted(perm) == list(range(6)) and all(perm[i] != i for i in range(6))
     _, _, shuffled = model.attention(model.X[perm])
     assert np.allclose(shuffled, model.OUTPUTS[perm], rtol=0, atol=1e-12)
-    for query in model.TOKENS:
-        original = model.order_blindness("Original", query)
-        moved = model.order_blindness("Shuffled", query)
-        assert original["values"]["same_output"] == moved["values"]["same_output"] == "Yes"
-        assert original["values"]["top_key"] == moved["values"]["top_key"]
-        # The same bars, in the shuffled places.
-        assert np.allclose(moved["chart"]["y"], np.array(original["chart"]["y"])[perm])
-        assert moved["chart"]["x"] == [model.TOKENS[i] for i in perm]

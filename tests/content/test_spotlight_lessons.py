@@ -52,7 +52,7 @@ def game(site_states):
     """(the game's source, its rounds' states, its rendered text)."""
     site, computed, prose = site_states
     source = next(page for page in site.pages if page.slug == SLUG)
-    rounds, _ = computed[SLUG]
+    rounds = computed[SLUG].rounds
     return source, rounds, prose[SLUG]
 
 

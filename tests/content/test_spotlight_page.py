@@ -33,7 +33,7 @@ SAMPLE = 12                    # states of each round visited in the browser
 def game(site_states):
     site, computed, prose = site_states
     source = next(page for page in site.pages if page.slug == SLUG)
-    rounds, _ = computed[SLUG]
+    rounds = computed[SLUG].rounds
     return source, rounds, prose[SLUG]
 
 

@@ -13,9 +13,10 @@ import numpy as np
 
 from ...compute.formats import formatter, plain
 from ...compute.states import NumericWarning, State, finite, grid, run_model
-from ...errors import ContentError, Interrupted, Problem
+from ...errors import ContentError, Interrupted, Problem, did_you_mean
 from ...load.models import ModelStopped, line_in, model_failure
-from ...load.schema import did_you_mean, forbidden_character, line_of
+from ...load.toml_lines import line_of
+from ...load.validation import forbidden_character
 from ...render.prose import _SLOTS
 from ...render import charts
 from ...render.charts import held

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...errors import ContentError, Problem
-from ...load import schema
-from ...load.content import collect, present
+from ...load.toml_lines import line_of
+from ...load.validation import misspelt, record, slip_hint, validate
+from ...load.content import Reference, collect, present
 from ...load.frontmatter import load_document, parse_document, read_text
 from ...render import charts as chart_kinds
-from .. import PageSource, Reference
+from .. import PageSource
 from .quiz.content import load_quiz
 from .schema import CHART, EXPLAINER, READOUT, STEP
 
@@ -21,8 +22,8 @@ MODEL_FILE = "model.py"
 STEPS_DIR = "steps"
 MAX_CHARTS = 3  # side by side on a wide screen; more would be too narrow to read
 
-Readout = schema.record("Readout", READOUT, __name__)
-Chart = schema.record("Chart", CHART, __name__)
+Readout = record("Readout", READOUT, __name__)
+Chart = record("Chart", CHART, __name__)
 
 
 @dataclass(frozen=True)
@@ -101,13 +102,13 @@ def load_explainer(folder: Path, warnings: list[Problem]) -> Explainer:
     doc = collect(errors, lambda: load_document(path, ("main", "intro", "key-ideas", "questions")))
     if doc is None:
         raise ContentError(errors)
-    meta, meta_errors, meta_warnings = schema.validate(doc.meta, EXPLAINER, path, doc.text)
+    meta, meta_errors, meta_warnings = validate(doc.meta, EXPLAINER, path, doc.text)
     errors += meta_errors
     warnings += meta_warnings
     for index, slug in enumerate(meta.get("related") or []):
         if not isinstance(slug, str):
             errors.append(Problem(path, f"expected a slug string, found {slug!r}",
-                                  schema.line_of(doc.text, "related"), f"related[{index}]"))
+                                  line_of(doc.text, "related"), f"related[{index}]"))
     if "main" in doc.parts:
         warnings.append(Problem(path, "text before the first '::: part' marker is ignored",
                                 doc.part_lines["main"]))
@@ -154,7 +155,7 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
     """A step, its warnings and its errors, made from its file's text alone: kept by that
     text, as the dev server's rebuilds read every step again and most are unchanged."""
     doc = parse_document(path, text, ("main", "hint", "deeper", "practitioners"))
-    meta, errors, warnings = schema.validate(doc.meta, STEP, path, doc.text)
+    meta, errors, warnings = validate(doc.meta, STEP, path, doc.text)
     if "main" not in doc.parts:
         errors.append(Problem(path, "has no prose: write the state's Markdown before the first '::: part'",
                               doc.body_line))
@@ -169,7 +170,7 @@ def _step_of(path: Path, number: int, text: str) -> tuple[Step | None, tuple[Pro
         controls.append(control)
     names = [c.name for c in controls if c]
     for name in sorted({n for n in names if names.count(n) > 1}):
-        errors.append(Problem(path, f"two controls are named {name!r}", schema.line_of(doc.text, None, "controls[1]."),
+        errors.append(Problem(path, f"two controls are named {name!r}", line_of(doc.text, None, "controls[1]."),
                               "controls"))
     chart_tables, summaries = _charts(meta, path, doc.text, errors, doc.meta)
     if not errors:
@@ -195,16 +196,16 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem],
     single, several = meta.get("chart"), meta.get("charts")
     if single is not None and several is not None:
         errors.append(Problem(path, "a step has either one [chart] or a list of [[charts]], not both",
-                              schema.line_of(text, None, "charts[0].") or schema.line_of(text, None, "chart."),
+                              line_of(text, None, "charts[0].") or line_of(text, None, "chart."),
                               "charts"))
         return [], []
     if single is not None:
         if not meta["summary"].strip():  # a chart with no caption and no text for screen readers
-            slip = schema.misspelt("summary", written, STEP)
+            slip = misspelt("summary", written, STEP)
             errors.append(Problem(path, "is required with [chart]: one sentence saying what the chart shows in "
                                   "the current state, its caption and its text for screen readers"
-                                  + schema.slip_hint(slip, "summary"),
-                                  schema.line_of(text, slip or "summary") or schema.line_of(text, None, "chart."),
+                                  + slip_hint(slip, "summary"),
+                                  line_of(text, slip or "summary") or line_of(text, None, "chart."),
                                   "summary"))
         return [single], [meta["summary"]]
     if several is None:
@@ -212,12 +213,12 @@ def _charts(meta: dict, path: Path, text: str, errors: list[Problem],
         return [], []
     if not 1 <= len(several) <= MAX_CHARTS:
         errors.append(Problem(path, f"expected 1 to {MAX_CHARTS} charts, found {len(several)}",
-                              schema.line_of(text, None, f"charts[{min(len(several), MAX_CHARTS)}].")
-                              or schema.line_of(text, "charts"), "charts"))
+                              line_of(text, None, f"charts[{min(len(several), MAX_CHARTS)}].")
+                              or line_of(text, "charts"), "charts"))
         return [], []
     if meta["summary"]:
         errors.append(Problem(path, "a step with [[charts]] gives each chart its own summary; move this one "
-                              "into its chart", schema.line_of(text, "summary"), "summary"))
+                              "into its chart", line_of(text, "summary"), "summary"))
     tables = [{key: value for key, value in table.items() if key != "summary"} for table in several]
     return tables, [table.get("summary", "") for table in several]
 
@@ -228,7 +229,7 @@ def _chart_option_problems(tables: list[dict], single: bool, path: Path, text: s
     for index, table in enumerate(tables):
         where = "chart" if single else f"charts[{index}]"
         for issue in chart_kinds.check_options(chart_kinds.get(table["kind"]), Chart(**table)):
-            line = schema.line_of(text, issue.key, where + ".") or schema.line_of(text, None, where + ".")
+            line = line_of(text, issue.key, where + ".") or line_of(text, None, where + ".")
             found.append(Problem(path, issue.message, line, f"{where}.{issue.key}"))
     return found
 
@@ -240,7 +241,7 @@ def _control(row: dict, path: Path, where: str, text: str,
     errors: list[Problem] = []
 
     def line(key: str) -> int | None:
-        return schema.line_of(text, key, where + ".") or schema.line_of(text, None, where + ".")
+        return line_of(text, key, where + ".") or line_of(text, None, where + ".")
 
     def problem(key: str, message: str) -> None:
         if key not in refused:

@@ -5,9 +5,21 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, format_check, identifier, nonempty, values_check
 from ...compute.formats import formatter
+from ...errors import did_you_mean
+from ...load.schema import FURTHER_READING, KIND, REFERENCE
+from ...load.validation import Option, identifier, nonempty, values_check
 from ...render.charts import KINDS
+
+
+def format_check(value: str) -> str | None:
+    """A readout's format is one compute/formats.py knows (the load stage cannot ask it: it lies above)."""
+    if formatter(value) is None:
+        return ("expected text, count, fixed:N (N from 0 to 9), significant:N (N from 1 to 9), percent or shape, "
+                f"found {value!r}" + did_you_mean(value, ("text", "count", "fixed:2", "significant:3", "percent",
+                                                          "shape")))
+    return None
+
 
 EXPLAINER = {
     "kind": KIND,

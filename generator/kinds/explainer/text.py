@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import jinja2
 
-from ...errors import ContentError, Problem
-from ...load.schema import did_you_mean, line_of
+from ...errors import ContentError, Problem, did_you_mean
+from ...load.toml_lines import line_of
 from ...render import markup
 from ...render.prose import _MARKER, _SLOTS, TextRenderer, check_with_values
 from ...render.templating import compile_string, render_problem

@@ -44,7 +44,7 @@ class GameKind(PageKind):
         return pages.render_game(source, computed, texts, context)
 
     def state_count(self, computed) -> int:
-        return sum(len(states.states) for states in computed[0])
+        return sum(len(states.states) for states in computed.rounds)
 
     def proof(self, source, computed, texts, to_html):
         return proof.game_proof(source, computed, texts)

@@ -84,9 +84,17 @@ class RoundStates:
         return [(h, j) for h in range(len(self.heads)) for j in range(len(self.candidates))]
 
 
-def compute_game(game: Game, model: ModuleType, time_limit: float | None = None) -> tuple[list[RoundStates], dict]:
-    """(every round's states, the values of the facts function); each function of the
-    model may run for `time_limit` seconds."""
+@dataclass(frozen=True)
+class GameStates:
+    """What computing a game gives: every round's states, and the values of model.py's
+    facts function (for the '::: model' part)."""
+    rounds: list[RoundStates]
+    facts: dict
+
+
+def compute_game(game: Game, model: ModuleType, time_limit: float | None = None) -> GameStates:
+    """Every round's states and the facts; each function of the model may run for
+    `time_limit` seconds."""
     errors: list[Problem] = []
     facts = {}
     if game.facts:
@@ -107,14 +115,14 @@ def compute_game(game: Game, model: ModuleType, time_limit: float | None = None)
             errors += err.problems
     if errors:
         raise ContentError(errors)
-    return rounds, facts
+    return GameStates(rounds, facts)
 
 
-def adopt(computed: tuple[list[RoundStates], dict], game: Game) -> tuple[list[RoundStates], dict]:
+def adopt(computed: GameStates, game: Game) -> GameStates:
     """Rounds computed by an earlier build, attached to this build's rounds: their goals
     and lessons (Markdown in game.md, not part of what the states are computed from) may be new."""
-    rounds, facts = computed
-    return [replace(states, round=round_) for states, round_ in zip(rounds, game.rounds)], facts
+    return replace(computed, rounds=[replace(states, round=round_)
+                                     for states, round_ in zip(computed.rounds, game.rounds)])
 
 
 def _call(game: Game, model, name: str, field: str, errors: list, line: int | None,

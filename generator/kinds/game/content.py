@@ -7,17 +7,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import ContentError, Problem
-from ...load import schema
-from ...load.content import collect, present
+from ...load.toml_lines import line_of
+from ...load.validation import record, validate
+from ...load.content import Reference, collect, present
 from ...load.frontmatter import load_document
-from .. import PageSource, Reference
+from .. import PageSource
 from .schema import GAME, ROUND
 
 MAIN_FILE = "game.md"
 MODEL_FILE = "model.py"
 PARTS = ("main", "intro", "model")
 
-Round = schema.record("Round", ROUND, __name__)
+Round = record("Round", ROUND, __name__)
 
 
 @dataclass
@@ -45,9 +46,9 @@ class Game(PageSource):
     def line(self, index: int | None = None, key: str | None = None) -> int | None:
         """The line of round `index` (or of one of its keys), best effort."""
         if index is None:
-            return schema.line_of(self.text, key)
+            return line_of(self.text, key)
         where = f"rounds[{index}]."
-        return (key and schema.line_of(self.text, key, where)) or schema.line_of(self.text, None, where)
+        return (key and line_of(self.text, key, where)) or line_of(self.text, None, where)
 
 
 def load_game(folder: Path, warnings: list[Problem]) -> Game:
@@ -56,7 +57,7 @@ def load_game(folder: Path, warnings: list[Problem]) -> Game:
     doc = collect(errors, lambda: load_document(path, PARTS))
     if doc is None:
         raise ContentError(errors)
-    meta, meta_errors, meta_warnings = schema.validate(doc.meta, GAME, path, doc.text)
+    meta, meta_errors, meta_warnings = validate(doc.meta, GAME, path, doc.text)
     errors += meta_errors
     warnings += meta_warnings
     if "main" in doc.parts:
@@ -68,7 +69,7 @@ def load_game(folder: Path, warnings: list[Problem]) -> Game:
     if not present(folder / MODEL_FILE):
         errors.append(Problem(folder / MODEL_FILE, "is missing: a game's answers come from its model.py"))
     if meta.get("rounds") == []:
-        errors.append(Problem(path, "must list at least one round", schema.line_of(doc.text, "rounds"), "rounds"))
+        errors.append(Problem(path, "must list at least one round", line_of(doc.text, "rounds"), "rounds"))
     if errors:
         raise ContentError(errors)
     return Game(

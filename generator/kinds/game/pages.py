@@ -52,7 +52,7 @@ class RoundView:
 
 
 def render_game(game: Game, computed, text: GameText, context: RenderContext) -> list[Page]:
-    rounds, _ = computed
+    rounds = computed.rounds
     _check_links(game, text, context)
     payload = context.cache.page(game, context.site, context.theme, context.assets, kind="payload",
                                  make=lambda: game_payload(game, rounds, text))

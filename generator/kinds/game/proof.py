@@ -10,7 +10,7 @@ from .text import GameText, word_names
 
 
 def game_proof(game: Game, computed, text: GameText) -> list[ProofSection]:
-    rounds, _ = computed
+    rounds = computed.rounds
     labels = game.labels
     opening = [ProofText("Subtitle", game.subtitle, html=False)] if game.subtitle else []
     sections = [ProofSection("Introduction", opening + [ProofText("", text.intro)])]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ...load.schema import FURTHER_READING, KIND, REFERENCE, Option, identifier, nonempty, placeholders
+from ...load.schema import FURTHER_READING, KIND, REFERENCE
+from ...load.validation import Option, identifier, nonempty, placeholders
 
 
 def _names(value: dict) -> str | None:

@@ -11,7 +11,7 @@ from ...compute.formats import percent
 from ...errors import ContentError
 from ...render.prose import TextRenderer
 from ...render.templating import compile_string, render_problem
-from .compute import RoundStates, answer_name
+from .compute import GameStates, RoundStates, answer_name
 from .content import Game
 
 
@@ -76,8 +76,8 @@ def _check_feedback(game: Game, rounds: list[RoundStates]) -> None:
                                "feedback")
 
 
-def render_game_text(game: Game, computed: tuple[list[RoundStates], dict], text: TextRenderer) -> GameText:
-    rounds, facts = computed
+def render_game_text(game: Game, computed: GameStates, text: TextRenderer) -> GameText:
+    rounds, facts = computed.rounds, computed.facts
     labels = game.labels
 
     def to_html(markdown_text: str) -> str:

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import BuildError, ContentError, Problem
-from ...kinds import kind_of
 from ...site import Site
 from ...render.seo import description_of
 from ...render.urls import ASSETS_DIR, page_path
 from ..archive import archive_name, write_zip
-from ..offline import Files, _read
+from ..offline import Files, content_of
 from .manifest import VERSIONS, Item, Package, manifest
 from .page import package_page
 
@@ -48,12 +47,13 @@ def scorm_packages(site: Site, files: Files, versions: tuple[str, ...] = VERSION
     if bridge not in files:
         raise BuildError(f"the theme has no static/{BRIDGE}, the script that reports to the LMS "
                          f"(themes/default/static/{BRIDGE} is one)")
-    bridge_version = hashlib.sha256(_read(files[bridge])).hexdigest()[:10]
+    bridge_version = hashlib.sha256(content_of(files[bridge])).hexdigest()[:10]
     site_name = archive_name(site.config.title)
     slugs = [page.slug for page in site.pages]
     built = []
     for version in versions:
-        pages = {source.slug: _page(source, files, site.config.base_url, f"{bridge}?v={bridge_version}", version)
+        pages = {source.slug: _page(source, site.kind_of(source).scored(source), files, site.config.base_url,
+                                    f"{bridge}?v={bridge_version}", version)
                  for source in site.pages}
         for source in site.pages:
             package = Package(page_identifier(site_name, source.slug), source.title, description_of(source),
@@ -110,23 +110,23 @@ def write_scorm_packages(built: list[Built], folder: Path) -> list[Path]:
     return paths
 
 
-def _page(source, files: Files, base_url: str, bridge: str, version: str) -> tuple[Item, bytes]:
+def _page(source, scored: int, files: Files, base_url: str, bridge: str, version: str) -> tuple[Item, bytes]:
     """A page's item in a package, and its page as packages hold it."""
     path = page_path(source.slug)
     if path not in files:
         raise BuildError(f"{path}: the page of {source.slug!r} is not in the build")
     root = "../" * path.count("/")
     tag = f'<script src="{root}{bridge}" data-scorm="{version}"></script>'
-    html, needed = package_page(_read(files[path]).decode("utf-8"), path, files, base_url, tag)
+    html, needed = package_page(content_of(files[path]).decode("utf-8"), path, files, base_url, tag)
     needed.add(bridge.split("?")[0])
-    return (Item(source.slug, source.title, path, tuple(sorted(needed - {path})), kind_of(source).scored(source)),
+    return (Item(source.slug, source.title, path, tuple(sorted(needed - {path})), scored),
             html.encode("utf-8"))
 
 
 def _zip(name: str, version: str, package: Package, pages: dict, files: Files) -> Built:
     launches = {item.launch: pages[item.slug][1] for item in package.items}
     entries = [(MANIFEST, manifest(package, version))]
-    entries += [(path, launches[path] if path in launches else _read(files[path])) for path in package.files]
+    entries += [(path, launches[path] if path in launches else content_of(files[path])) for path in package.files]
     return Built(name, version, package, tuple(entries))
 
 
@@ -138,7 +138,8 @@ def _check_described(site: Site) -> None:
         missing = [what for what, text in (("title", source.title), ("description", description_of(source)))
                    if not text.strip()]
         if missing:
-            problems.append(Problem(source.path / kind_of(source).main_file, f"page {source.slug!r} has no {' and no '.join(missing)}, which "
+            problems.append(Problem(source.path / site.kind_of(source).main_file,
+                                    f"page {source.slug!r} has no {' and no '.join(missing)}, which "
                                     f"its SCORM package needs for the LMS to list it (set {_keys(missing)})",
                                     field=missing[0]))
     if not site.config.title.strip() or not site.config.description.strip():

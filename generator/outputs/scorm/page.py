@@ -23,8 +23,8 @@ import posixpath
 import re
 from urllib.parse import urlsplit
 
-from ..offline import (_CSS_URL, _DATA_LINK, _PARSED_TAGS, _TAG_NAME, Files, _Attribute, _build_path, _Copy,
-                       _is_absolute, _read, _stays, plain_tag)
+from ..offline import (CSS_URL, DATA_LINK, PARSED_TAGS, TAG_NAME, Attribute, Copy, Files, build_path, content_of,
+                       is_absolute, plain_tag, stays)
 
 _LINKS = {"a", "area"}
 _PAGES = {".html", ".htm", ".xhtml", ""}
@@ -40,9 +40,9 @@ def package_page(html: str, page: str, files: Files, base_url: str, bridge: str)
     return walk.text(), walk.needed
 
 
-class _PackagePage(_Copy):
+class _PackagePage(Copy):
     # A package page also looks at <template> and at links that leave the page (for a new tab).
-    plain_tag, parsed_tags = plain_tag("data:|#"), _PARSED_TAGS | {"template"}
+    plain_tag, parsed_tags = plain_tag("data:|#"), PARSED_TAGS | {"template"}
 
     def __init__(self, html: str, page: str, files: Files, base_url: str, bridge: str):
         super().__init__(html, page, files, base_url)
@@ -79,9 +79,9 @@ class _PackagePage(_Copy):
         if path in self.needed:
             return
         self.needed.add(path)
-        for match in _CSS_URL.finditer(_read(self._files[path]).decode("utf-8")):
+        for match in CSS_URL.finditer(content_of(self._files[path]).decode("utf-8")):
             reference = match.group(2)
-            target = None if _is_absolute(reference) else _build_path(path, reference)
+            target = None if is_absolute(reference) else build_path(path, reference)
             if target is None:
                 continue  # another site's file, or url(#filter)
             if target not in self._files:
@@ -91,19 +91,19 @@ class _PackagePage(_Copy):
             else:
                 self.needed.add(target)
 
-    def _reference(self, attribute: _Attribute, text: str, at: int) -> str | None:
+    def _reference(self, attribute: Attribute, text: str, at: int) -> str | None:
         value = (attribute.value or "").strip()
-        if not _stays(value):
-            path = _build_path(self._page, value)
+        if not stays(value):
+            path = build_path(self._page, value)
             if path in self._files and not path.endswith(".html"):
                 self.needed.add(path)
                 return None
         return super()._reference(attribute, text, at)
 
-    def _rewrite_references(self, text: str, attributes: list[_Attribute], at: int):
+    def _rewrite_references(self, text: str, attributes: list[Attribute], at: int):
         edits = len(self._edits)
         super()._rewrite_references(text, attributes, at)
-        name = _TAG_NAME.match(text).group(0)[1:].lower()
+        name = TAG_NAME.match(text).group(0)[1:].lower()
         href = next((a.value for a in attributes if a.name == "href"), None)
         if name not in _LINKS or href is None or any(a.name == "target" for a in attributes):
             return
@@ -117,27 +117,27 @@ class _PackagePage(_Copy):
         else: another site, or a page of the site (when it stays a link at all)."""
         if not href or href.startswith("#"):
             return False
-        if _is_absolute(href):
+        if is_absolute(href):
             return href.split(":", 1)[0].lower() in ("http", "https") or href.startswith("//")
-        path = _build_path(self._page, href)
+        path = build_path(self._page, href)
         return bool(self._base_url) and path != self._page and posixpath.splitext(path or "")[1] in _PAGES
 
     def _page_address(self, reference: str) -> str:
         # A link to this very page stays on it: following it must not reload the page.
-        if _build_path(self._page, reference) == self._page:
+        if build_path(self._page, reference) == self._page:
             return "#" + urlsplit(reference).fragment
         return super()._page_address(reference)
 
     def _rewrite_data_links(self, data: str, at: int):
         """The prose of states the reader has not seen yet follows the page's own
         links: absolute or dropped, and a new tab for those that leave."""
-        for match in _DATA_LINK.finditer(data):
+        for match in DATA_LINK.finditer(data):
             value = match.group(1)
             if value.startswith("#") or not value:
                 continue
             new = value
-            if not _is_absolute(value):
-                path = _build_path(self._page, value)
+            if not is_absolute(value):
+                path = build_path(self._page, value)
                 if path is None or path in self._files and not path.endswith(".html"):
                     if path is not None:
                         self.needed.add(path)

@@ -264,7 +264,10 @@
     if (found.round === null || !rounds[found.round]) return false;
     var round = rounds[found.round];
     // A link to a round alone (the list of rounds) keeps the spotlight the reader left there.
-    if (found.spotlight !== null) round.set(Object.prototype.hasOwnProperty.call(round.place, found.spotlight) ? found.spotlight : round.spec["default"], false);
+    if (found.spotlight !== null) {
+      var listed = Object.prototype.hasOwnProperty.call(round.place, found.spotlight);
+      round.set(listed ? found.spotlight : round.spec["default"], false);
+    }
     show(found.round, false);
     return true;
   }

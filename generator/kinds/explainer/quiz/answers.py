@@ -19,8 +19,7 @@ from urllib.parse import quote
 import jinja2
 
 from ....compute.formats import formatter, plain, text as value_as_text
-from ....errors import ContentError, Problem
-from ....load.schema import did_you_mean
+from ....errors import ContentError, Problem, did_you_mean
 from ....render import markup
 from ....render.prose import _MARKER, _SLOTS, TextRenderer, check_with_values
 from ....render.templating import compile_expression, compile_string, render_problem

@@ -12,8 +12,9 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ....errors import ContentError, Problem
-from ....load import schema
+from ....errors import ContentError, Problem, did_you_mean
+from ....load.toml_lines import line_of
+from ....load.validation import validate
 from ....load.content import collect
 from ....load.frontmatter import parse_document, read_text
 from .schema import KEYS, QUESTION
@@ -47,8 +48,8 @@ class Question:
         if key in self.part_lines:
             return self.part_lines[key]
         if key and key.startswith("state."):
-            return schema.line_of(self.source, key[len("state."):], "state.") or schema.line_of(self.source, "state")
-        return schema.line_of(self.source, key) if key else None
+            return line_of(self.source, key[len("state."):], "state.") or line_of(self.source, "state")
+        return line_of(self.source, key) if key else None
 
     def problem(self, key: str | None, message: str) -> Problem:
         return Problem(self.path, message, self.line(key), key)
@@ -88,11 +89,11 @@ def _load_question(path: Path, steps: list, warnings: list[Problem]) -> Question
 @functools.lru_cache(maxsize=256)  # by its text: the dev server's rebuilds read every file again
 def _question_of(path: Path, text: str, steps: tuple) -> tuple[Question | None, tuple, tuple]:
     doc = parse_document(path, text, PARTS)
-    meta, errors, warnings = schema.validate(doc.meta, QUESTION, path, doc.text)
+    meta, errors, warnings = validate(doc.meta, QUESTION, path, doc.text)
     kind = meta.get("kind")
 
     def problem(key: str, message: str) -> None:
-        errors.append(Problem(path, message, schema.line_of(doc.text, key), key))
+        errors.append(Problem(path, message, line_of(doc.text, key), key))
 
     for part, what in (("main", "the question, before the first '::: part'"), ("right", "'::: right', the "
                        "feedback on a right answer"), ("wrong", "'::: wrong', the feedback on a wrong answer")):
@@ -116,8 +117,8 @@ def _question_of(path: Path, text: str, steps: tuple) -> tuple[Question | None, 
             if name not in controls:
                 errors.append(Problem(path, f"step {step + 1} has no control {name!r} ("
                                       + (f"its controls: {', '.join(controls)}" if controls else "it has none")
-                                      + ")" + schema.did_you_mean(name, controls),
-                                      schema.line_of(doc.text, name, "state.") or schema.line_of(doc.text, "state"),
+                                      + ")" + did_you_mean(name, controls),
+                                      line_of(doc.text, name, "state.") or line_of(doc.text, "state"),
                                       f"state.{name}"))
         if kind == "chart" and not controls:
             problem("step", f"step {step + 1} has no controls for the reader to set")
@@ -137,7 +138,7 @@ def _question_of(path: Path, text: str, steps: tuple) -> tuple[Question | None, 
 def _step_index(value, steps: tuple, path: Path, text: str, errors: list[Problem]) -> int | None:
     """The index of the step `step` names: by its number, or by its file's name (with or
     without the number)."""
-    line = schema.line_of(text, "step")
+    line = line_of(text, "step")
     if isinstance(value, int):
         if 1 <= value <= len(steps):
             return value - 1
@@ -148,5 +149,5 @@ def _step_index(value, steps: tuple, path: Path, text: str, errors: list[Problem
             return index
     slugs = [slug for slug, _, _ in steps]
     errors.append(Problem(path, f"there is no step {value!r} (the steps: {', '.join(slugs)})"
-                          + schema.did_you_mean(value, slugs), line, "step"))
+                          + did_you_mean(value, slugs), line, "step"))
     return None

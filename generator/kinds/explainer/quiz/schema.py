@@ -5,7 +5,8 @@ expression over that state's values (Jinja's, as in prose): the model computes
 the answers, so they cannot disagree with the charts."""
 from __future__ import annotations
 
-from ....load.schema import Option, format_check, nonempty
+from ....load.validation import Option, nonempty
+from ..schema import format_check
 
 KINDS = ("choice", "number", "chart")
 

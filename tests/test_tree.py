@@ -1,0 +1,54 @@
+"""The tests mirror the package: every module of generator/ has a test module named after it,
+generator/<room>/<name>.py -> tests/generator/<room>/test_<name>.py (a package's __init__.py ->
+tests/generator/<room>/<package>/test_<package>.py). The series' own pages are tested in
+tests/content/, and what drives a browser across features in tests/browser/.
+
+UNTESTED lists the modules with no test of their own name yet, each with the tests of a feature
+that cover it for now; it may only shrink (a module that gets its test module leaves it), and it
+is empty: a new module comes with its test module."""
+from pathlib import Path
+
+import generator
+
+PACKAGE = Path(generator.__file__).parent
+TESTS = Path(__file__).parent / "generator"
+
+# Nothing to test by itself: a package's empty __init__.py, the command line's entry point, the
+# starter's model (an author's template, run by the scaffold's tests).
+EXEMPT = {"__main__.py", "cache/__init__.py", "compute/__init__.py", "dev/__init__.py", "load/__init__.py",
+          "outputs/__init__.py", "render/__init__.py", "dev/starter/model.py"}
+
+UNTESTED: dict[str, str] = {}
+
+
+def module_test(module: str) -> Path:
+    path = Path(module)
+    if path.name == "__init__.py":
+        return TESTS / path.parent / f"test_{path.parent.name}.py"
+    return TESTS / path.parent / f"test_{path.stem}.py"
+
+
+def modules() -> list[str]:
+    return sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if path.name != "__init__.py"
+                  or path.parent != PACKAGE)
+
+
+def test_every_module_has_a_test_module_named_after_it():
+    missing = [module for module in modules()
+               if module not in EXEMPT | set(UNTESTED) and not module_test(module).is_file()]
+    assert not missing, "no test module named after: " + ", ".join(f"{m} ({module_test(m)})" for m in missing)
+
+
+def test_the_list_of_untested_modules_only_shrinks():
+    tested = [module for module in UNTESTED if module_test(module).is_file()]
+    assert not tested, f"these have their own test module now: take them off UNTESTED: {tested}"
+    gone = [module for module in [*UNTESTED, *EXEMPT] if not (PACKAGE / module).is_file()]
+    assert not gone, f"no such module any more: {gone}"
+    stand_ins = {part.strip() for where in UNTESTED.values() for part in where.split(",")}
+    assert all((TESTS / where).is_file() for where in stand_ins), stand_ins
+
+
+def test_no_flat_test_module_is_left():
+    """tests/ itself holds the shared fixtures and helpers, and this test: every test is in a room."""
+    flat = sorted(path.name for path in Path(__file__).parent.glob("test_*.py") if path.name != "test_tree.py")
+    assert not flat, flat
