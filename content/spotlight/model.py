@@ -10,6 +10,7 @@ control too: a lesson may say what those heads read."""
 import numpy as np
 
 import tinyformer
+from tinyformer import feedback
 
 MODEL = tinyformer.load()
 
@@ -43,15 +44,23 @@ def odd_answer() -> str:
     return outcome.answers[round_.state({round_.heads[0]: [round_.words.index(ODD_WORD)]})]
 
 
+TOP = 3   # answers shown as bars after each try
+
+
 def _round(number):
     round_ = tinyformer.ROUNDS[number - 1]
     outcome = tinyformer.play_round(MODEL, round_)
     candidates = np.array(round_.candidates)
+    # The model's three likeliest answers in every state, likeliest first.
+    top = np.argsort(-outcome.probabilities, axis=1, kind="stable")[:, :TOP]
+    top_p = np.take_along_axis(outcome.probabilities, top, axis=1).tolist()
+    kinds = {a: feedback.kind(round_.words, round_.target, a) for a in set(outcome.answers)}
     # Plain lists: thousands of states, each read word by word.
     states = [{"spotlight": [candidates[head].tolist() for head in spotlight], "answer": answer,
-               "confidence": confidence}
-              for spotlight, answer, confidence in zip(outcome.spotlights, outcome.answers,
-                                                       outcome.confidence.tolist())]
+               "confidence": confidence, "feedback": kinds[answer],
+               "top": [[tinyformer.VOCAB[i], p] for i, p in zip(ids, ps)]}
+              for spotlight, answer, confidence, ids, ps in zip(outcome.spotlights, outcome.answers,
+                                                                outcome.confidence.tolist(), top.tolist(), top_p)]
     return {
         "words": list(round_.words), "blank": round_.blank, "target": round_.target,
         "heads": [_name(head) for head in round_.heads], "candidates": list(round_.candidates),

@@ -107,7 +107,8 @@ def rounds(trained):
 
 def lesson(game, number) -> str:
     _, _, text = game
-    return normalise(text.rounds[number - 1].lesson)
+    texts = text.rounds[number - 1]
+    return normalise(texts.lesson + " " + texts.more)   # the lesson and the rest behind "More on this round"
 
 
 def says(game, number, *sentences):
@@ -458,7 +459,7 @@ def test_a_spotlight_is_attention_the_model_never_trained_with(game, trained):
 
 def test_every_work_cited_is_in_the_references_and_every_reference_is_cited(game):
     source, _, text = game
-    everything = " ".join([intro(game), model_note(game)] + [normalise(r.lesson) for r in text.rounds])
+    everything = " ".join([intro(game), model_note(game)] + [normalise(r.lesson + " " + r.more) for r in text.rounds])
     check_references(source, everything)
 
 

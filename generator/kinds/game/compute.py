@@ -11,7 +11,10 @@ A round's function returns a dict:
     heads              the name of each head the reader controls, e.g. ["Head 1", "Head 3"]
     candidates         positions of the words the reader can put in the spotlight
     one_word_per_head  true: each head's spotlight is one word or none; false: any set of words
-    states             every spotlight: [{"spotlight": [[positions] per head], "answer", "confidence"}]
+    states             every spotlight: [{"spotlight": [[positions] per head], "answer", "confidence"}], each of
+                       which may add "top" (the likeliest answers, [[answer, probability], ...], likeliest first,
+                       the answer first) and "feedback" (for a wrong answer, the kind of wrong answer it is:
+                       game.md's feedback table gives the line shown for each kind)
     own_attention      the model's own attention at the blank: one row of len(words) weights per head
     own_answer, own_confidence   what the model answers with its own attention
 
@@ -65,6 +68,11 @@ class RoundStates:
 
     def __post_init__(self):
         self._index = {s.key: s for s in self.states}
+
+    @property
+    def values_per_control(self) -> int:
+        """Each control's number of values: no word then each candidate, or out and in."""
+        return len(self.candidates) + 1 if self.one_word_per_head else 2
 
     @property
     def controls(self) -> list[tuple[int, int | None]]:
@@ -258,6 +266,10 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
         confidence = confidence if type(confidence) is float else plain(confidence)
         if not isinstance(row["answer"], str) or not _probability(confidence):
             raise fail(f"states[{number}]: answer must be a word and confidence a probability (0 to 1)")
+        top = _top(row.get("top"), row["answer"], fail, number)
+        feedback = row.get("feedback")
+        if feedback is not None and not (isinstance(feedback, str) and feedback):
+            raise fail(f"states[{number}]: feedback must name a kind of wrong answer (a string), found {feedback!r}")
         if one_word:
             at = tuple(place[h[0]] + 1 if h else 0 for h in spot)
         else:
@@ -266,7 +278,8 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
             raise fail(f"states[{number}]: spotlight {spot!r} is listed twice")
         words = sum(len(h) for h in spot)
         state = State(_key(at, len(heads), one_word), {head: sorted(h) for head, h in zip(heads, spot)},
-                      {"answer": row["answer"], "confidence": float(confidence), "size": words, "at": list(at)},
+                      {"answer": row["answer"], "confidence": float(confidence), "size": words, "at": list(at),
+                       "top": top, "feedback": feedback},
                       None, [answer_name(row["answer"], names), percent(confidence), count(words)])
         by_values[at] = state
         states.append(state)
@@ -275,6 +288,22 @@ def _states(rows, heads: list[str], candidates: list[int], one_word: bool, size:
     for at, state in by_values.items():
         state.to = [[by_values[at[:c] + (v,) + at[c + 1:]].key for v in range(values)] for c in range(len(at))]
     return states
+
+
+def _top(top, answer: str, fail, number: int) -> list[tuple[str, float]]:
+    """A state's likeliest answers, checked: [(answer, probability)], the answer first, none likelier than the one
+    before (empty when the model gives none)."""
+    if top is None:
+        return []
+    top = plain(top) if type(top) is not list else top
+    if not (isinstance(top, list) and top and all(isinstance(t, (list, tuple)) and len(t) == 2 and isinstance(t[0], str)
+                                                  and _probability(plain(t[1])) for t in top)):
+        raise fail(f"states[{number}]: top must list [answer, probability] pairs, found {top!r}")
+    pairs = [(t[0], float(plain(t[1]))) for t in top]
+    if pairs[0][0] != answer or any(b[1] > a[1] for a, b in zip(pairs, pairs[1:])) \
+            or len({a for a, _ in pairs}) != len(pairs):
+        raise fail(f"states[{number}]: top must start with the answer ({answer!r}), each answer once, likeliest first")
+    return pairs
 
 
 def answer_name(answer: str, names: dict | None) -> str:

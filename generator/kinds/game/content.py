@@ -26,6 +26,7 @@ class Game(PageSource):
     rounds: list = field(default_factory=list)      # Round records, in playing order
     labels: dict = field(default_factory=dict)      # GAME_LABELS, defaults filled in
     answer_names: dict = field(default_factory=dict)  # the model's token -> how the page names it
+    feedback: dict = field(default_factory=dict)    # a kind of wrong answer -> the line shown for it
     facts: str | None = None                        # model.py's function for the '::: model' part
     stars: int = 3
     max_states: int = 4096
@@ -77,7 +78,7 @@ def load_game(folder: Path, warnings: list[Problem]) -> Game:
         references=[Reference(**ref) for ref in meta["references"]],
         further_reading=list(meta["further_reading"]),
         rounds=[Round(**row) for row in meta["rounds"]], labels=meta["labels"], facts=meta["facts"],
-        answer_names=dict(meta["answer_names"]),
+        answer_names=dict(meta["answer_names"]), feedback=dict(meta["feedback"]),
         stars=meta["stars"], max_states=meta["max_states"], intro=doc.parts.get("intro", ""),
         model_note=doc.parts.get("model", ""), part_lines=dict(doc.part_lines), text=doc.text,
     )

@@ -16,9 +16,11 @@ from ...render import seo
 from ...render.sharing import embed_code
 from ...render.urls import Urls, embed_path, offline_path, page_path
 from ...site import Page, RenderContext
-from .compute import RoundStates
+from .compute import RoundStates, answer_name
+from .drawing import Drawing, attention_drawing, own_drawing, stroke
 from .content import Game
-from .payload import game_payload, shares, word_names
+from .payload import game_payload, shares
+from .text import word_names
 from .text import GameText
 
 _HREF = re.compile(r'href="([^"]*)"')
@@ -41,6 +43,12 @@ class RoundView:
     table: dict                   # {"columns", "rows": [[row header, cell, ...]]}: the default spotlight
     reveal: dict                  # {"columns", "rows": [[word, [(text, width)]...]]}: the model's own attention
     own_answer: str
+    more: str                     # HTML: the rest of the lesson, behind a disclosure
+    drawing: Drawing              # where the blank's attention goes, every arc; the default's shown
+    own_drawing: Drawing          # where the trained model's own attention goes, for Reveal
+    shown: set                    # (head index, word position or None) of the default state's arcs
+    widths: dict                  # the same, -> stroke width
+    top: list[tuple[str, str, float]]   # the default state's likeliest answers: (name, percent, bar width)
 
 
 def render_game(game: Game, computed, text: GameText, context: RenderContext) -> list[Page]:
@@ -92,6 +100,8 @@ def _round_view(game: Game, states: RoundStates, texts, total: int, links=lambda
     columns = shares(states, default.choice)
     own = states.own_attention
     answer, confidence, words = default.readouts
+    arcs = {(h, p): stroke(len(default.choice[head])) for h, head in enumerate(states.heads)
+            for p in (default.choice[head] or [None])}
     return RoundView(
         number=states.number, total=total, anchor=f"round-{states.number}", title=states.round.title,
         goal=links(texts.goal), lesson=links(texts.lesson), target=states.target,
@@ -108,7 +118,10 @@ def _round_view(game: Game, states: RoundStates, texts, total: int, links=lambda
         reveal={"columns": [labels["word"], *states.own_heads],
                 "rows": [[row, *((percent(own[h][i]), round(100 * own[h][i], 1)) for h in range(len(own)))]
                          for i, row in enumerate(rows)]},
-        own_answer=texts.own_answer,
+        own_answer=texts.own_answer, more=links(texts.more),
+        drawing=attention_drawing(states, labels["blank"]), shown=set(arcs), widths=arcs,
+        own_drawing=own_drawing(states, labels["blank"]),
+        top=[(answer_name(a, game.answer_names), percent(p), round(100 * p, 1)) for a, p in default.values["top"]],
     )
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from ...site import ProofSection, ProofText
 from .compute import RoundStates
 from .content import Game
-from .payload import word_names
-from .text import GameText
+from .text import GameText, word_names
 
 
 def game_proof(game: Game, computed, text: GameText) -> list[ProofSection]:
@@ -25,6 +24,7 @@ def game_proof(game: Game, computed, text: GameText) -> list[ProofSection]:
             ProofText(labels["target"], states.target, html=False),
             ProofText("Goal", texts.goal),
             ProofText(labels["lesson"], texts.lesson),
+            *([ProofText(labels["more"], texts.more)] if texts.more else []),
             ProofText(labels["reveal"], texts.own_answer, html=False),
         ], part=number))
         names = word_names(states, labels)

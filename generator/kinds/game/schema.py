@@ -28,9 +28,11 @@ ROUND = {
                       required=True, check=identifier),
     "goal": Option((str,), "What the reader is asked to do, shown above the words (Markdown).", required=True,
                    check=nonempty),
-    "lesson": Option((str,), "What the round teaches, shown once it is solved (Markdown). Link the explainer "
-                     "step that covers it, relative to the game's page, e.g. "
+    "lesson": Option((str,), "What the round teaches, shown once it is solved (Markdown), about 100 words at "
+                     "most. Link the explainer step that covers it, relative to the game's page, e.g. "
                      "'../multi-head-attention/index.html#step-3'.", required=True, check=nonempty),
+    "more": Option((str,), "The rest of the lesson, behind a closed 'More on this round' under it (Markdown).",
+                   default=""),
 }
 
 GAME_LABELS = {
@@ -63,6 +65,15 @@ GAME_LABELS = {
     "best": Option((str,), "Shown once a round is solved; {stars} is its best stars in words.",
                    default="Best in this round: {stars}.", check=placeholders("stars")),
     "lesson": Option((str,), "Heading of the lesson shown once a round is solved.", default="What this round shows"),
+    "more": Option((str,), "Opens the rest of a round's lesson (its 'more').", default="More on this round"),
+    "looks": Option((str,), "Announced before the answer, for each head; {head} is its name and {words} the words "
+                    "in its spotlight.", default="{head} looks at {words}.", check=placeholders("head", "words")),
+    "looks_blank": Option((str,), "Announced for a head with an empty spotlight; {head} is its name.",
+                          default="{head} looks at the blank only.", check=placeholders("head")),
+    "and": Option((str,), "Joins the last two words of a list.", default="and"),
+    "top": Option((str,), "Names the bars of the model's likeliest answers.", default="The model's top answers"),
+    "attention": Option((str,), "Names the drawing of where each head's attention goes.",
+                        default="Where the blank's attention goes"),
     "model": Option((str,), "Heading of the note on the model (the '::: model' part).", default="About the model"),
     "reveal": Option((str,), "The button that shows the model's own attention.", default="Reveal"),
     "own_attention": Option((str,), "Caption of the table of the model's own attention at the blank.",
@@ -103,6 +114,9 @@ GAME = {
                          "site.toml's max_states bounds explainer steps).", default=4096,
                          check=_positive(65536)),
     "labels": Option((dict,), "Words the game page adds around the rounds.", default={}, item=GAME_LABELS),
+    "feedback": Option((dict,), "One line shown and announced after a wrong answer, for each kind of wrong answer "
+                       "the rounds' model.py names (a state's 'feedback'): e.g. plural = \"The right verb, the wrong "
+                       "number.\"", default={}, check=_names),
     "answer_names": Option((dict,), "How the page names an answer of the model that would not read as a word in a "
                            "sentence, in the Answer readout, the announcements and Reveal's answer: a table of "
                            "the model's token and its name, e.g. \".\" = \"a full stop\". Other answers are "

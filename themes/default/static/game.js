@@ -1,10 +1,12 @@
 /* The game's runtime: it shows one round at a time and, when a word button is
-   pressed, follows the build's state graph ("to") to the state reached and shows
-   what the build computed for it (answer, confidence, stars, the sentence to
-   announce, the data table). It never computes an answer and never builds a
-   key. It also keeps the address fragment (#round-4&spotlight=1.2.0), the
-   rounds' best stars (in storage where the browser allows it) and the Embed
-   button's code. Classic script (no modules, no fetch): pages run from file://. */
+   pressed, finds the state reached by its place (the build lists a round's states
+   in the order of their controls' values) and shows what the build computed for
+   it (answer, confidence, stars, top answers). It never computes an answer: which
+   words each head reads, the data table and the sentence announced follow from
+   the state's place and the build's texts. It also keeps the address fragment
+   (#round-4&spotlight=1.2.0), the rounds' best stars (in storage where the
+   browser allows it) and the Embed button's code. Classic script (no modules, no
+   fetch): pages run from file://. */
 (function () {
   "use strict";
 
@@ -13,13 +15,6 @@
   var data = JSON.parse(source.textContent);
   var slice = Array.prototype.slice;
   var STORAGE = data.storage;
-
-  // Arrays shared between states are stored once and referenced as {"$": i}.
-  function resolve(node) {
-    if (Array.isArray(node)) return node.map(resolve);
-    if (node && typeof node === "object" && typeof node.$ === "number") return resolve(data.pool[node.$]);
-    return node;
-  }
 
   // The best stars of each round. Storage may be blocked (some file:// pages,
   // sandboxed frames, private modes): the stars then last as long as the page.
@@ -38,10 +33,18 @@
   }
 
   function Round(section, index) {
+    var self = this, spec = data.rounds[index];
     this.section = section;
     this.index = index;
-    this.spec = data.rounds[index];
-    this.key = this.spec["default"];
+    this.spec = spec;
+    this.place = {};
+    spec.keys.forEach(function (key, i) { self.place[key] = i; });
+    // Control c's value in the state at place i is digit c of i, base spec.values.
+    var controls = spec.one ? spec.heads.length : spec.heads.length * spec.candidates.length;
+    this.stride = [];
+    for (var c = controls - 1, step = 1; c >= 0; c--, step *= spec.values) this.stride[c] = step;
+    this.at = this.place[spec["default"]];
+    this.key = spec["default"];
     this.buttons = slice.call(section.querySelectorAll("button[data-control]"));
     this.heading = section.querySelector("h2");
     this.says = section.querySelector("[data-says]");
@@ -49,7 +52,14 @@
     this.cells = slice.call(section.querySelectorAll("[data-table] tbody tr")).map(function (row) {
       return slice.call(row.querySelectorAll("td"));
     });
-    var self = this;
+    this.arcs = {};
+    slice.call(section.querySelectorAll("path[data-arc]")).forEach(function (arc) {
+      self.arcs[arc.getAttribute("data-arc")] = arc;
+    });
+    this.shown = slice.call(section.querySelectorAll("path[data-arc]:not([display])"));
+    this.top = slice.call(section.querySelectorAll("[data-top] li")).map(function (item) {
+      return [item.querySelector(".top-word"), item.querySelector(".top-bar > span"), item.querySelector(".top-value")];
+    });
     this.buttons.forEach(function (button) {
       button.addEventListener("click", function () { self.toggle(button); });
     });
@@ -70,42 +80,72 @@
     if (next) next.addEventListener("click", function () { show(index + 1, true); });
   }
 
+  Round.prototype.value = function (place, control) {
+    return Math.floor(place / this.stride[control]) % this.spec.values;
+  };
+
+  // The positions each head reads in the state at `place`.
+  Round.prototype.chosen = function (place) {
+    var spec = this.spec, n = spec.candidates.length, self = this;
+    return spec.heads.map(function (head, h) {
+      if (spec.one) {
+        var v = self.value(place, h);
+        return v ? [spec.candidates[v - 1]] : [];
+      }
+      return spec.candidates.filter(function (p, j) { return self.value(place, h * n + j) === 1; });
+    });
+  };
+
   Round.prototype.toggle = function (button) {
     // A word goes in as its button's value of its control; pressed again, it goes out (value 0).
     var control = Number(button.getAttribute("data-control"));
     var value = button.getAttribute("aria-pressed") === "true" ? 0 : Number(button.getAttribute("data-value"));
-    var leads = this.spec.states[this.key].to[control];
     // The pressed button becomes its group's tab stop.
     slice.call(button.parentNode.querySelectorAll("button[data-control]")).forEach(function (other) {
       other.tabIndex = other === button ? 0 : -1;
     });
-    if (leads) this.set(leads[value], true);
+    var place = this.at + (value - this.value(this.at, control)) * this.stride[control];
+    this.set(this.spec.keys[place], true);
   };
 
   Round.prototype.set = function (key, announce) {
-    var state = this.spec.states[key];
-    if (!state) return false;
+    if (!Object.prototype.hasOwnProperty.call(this.place, key)) return false;
+    var place = this.place[key], spec = this.spec, state = spec.states[place], self = this;
     this.key = key;
+    this.at = place;
     this.buttons.forEach(function (button) {
-      var pressed = state.at[Number(button.getAttribute("data-control"))] === Number(button.getAttribute("data-value"));
-      button.setAttribute("aria-pressed", pressed ? "true" : "false");
+      var value = self.value(place, Number(button.getAttribute("data-control")));
+      button.setAttribute("aria-pressed", value === Number(button.getAttribute("data-value")) ? "true" : "false");
     });
-    var section = this.section;
+    var chosen = this.chosen(place), size = 0;
+    chosen.forEach(function (words) { size += words.length; });
+    var section = this.section, readouts = { answer: state.answer, confidence: state.confidence,
+                                             words: spec.counts[size] };
     ["answer", "confidence", "words"].forEach(function (name) {
       slice.call(section.querySelectorAll('[data-readout="' + name + '"]')).forEach(function (cell) {
-        if (cell.textContent !== state[name]) cell.textContent = state[name];
+        if (cell.textContent !== readouts[name]) cell.textContent = readouts[name];
       });
     });
-    var columns = resolve(state.table);
+    // The blank's attention: a head's chosen words share it equally, an empty spotlight leaves it on the blank.
     this.cells.forEach(function (cells, row) {
-      cells.forEach(function (cell, head) {
-        var text = columns[head][row];
+      cells.forEach(function (cell, h) {
+        var words = chosen[h].length ? chosen[h] : [spec.blank];
+        var text = spec.shares[words.indexOf(row) >= 0 ? words.length : 0];
         if (cell.textContent !== text) cell.textContent = text;
       });
     });
+    this.draw(chosen);
+    (state.top || []).forEach(function (answer, i) {
+      var parts = self.top[i];
+      if (!parts) return;
+      if (parts[0].textContent !== answer[0]) parts[0].textContent = answer[0];
+      if (parts[2].textContent !== answer[1]) parts[2].textContent = answer[1];
+      parts[1].style.width = parseFloat(answer[1]) + "%";
+    });
     // The sentence of text.py, with this state's words: only a change the reader made is announced.
     var says = data.says.replace("{answer}", state.answer).replace("{confidence}", state.confidence) +
-      data.solved[state.stars];
+      data.solved[state.stars] + (state.feedback ? " " + data.feedback[state.feedback] : "") + " " +
+      this.looks(chosen);
     if (announce || this.says.textContent !== says) this.says.textContent = says;
     if (state.stars > best[this.index]) {
       best[this.index] = state.stars;
@@ -115,6 +155,35 @@
     showScore();
     if (announce) changed(section);
     return true;
+  };
+
+  // The arcs of this spotlight: one per head and word it reads, as wide as its share; a loop on the blank for none.
+  Round.prototype.draw = function (chosen) {
+    var self = this, shown = [];
+    chosen.forEach(function (words, h) {
+      var width = String(self.spec.strokes[words.length]);
+      (words.length ? words : ["b"]).forEach(function (word) {
+        var arc = self.arcs[h + "-" + word];
+        if (!arc) return;
+        if (arc.getAttribute("stroke-width") !== width) arc.setAttribute("stroke-width", width);
+        arc.removeAttribute("display");
+        shown.push(arc);
+      });
+    });
+    this.shown.forEach(function (arc) { if (shown.indexOf(arc) < 0) arc.setAttribute("display", "none"); });
+    this.shown = shown;
+  };
+
+  // Where each head looks, in words (text.py's looks_text).
+  Round.prototype.looks = function (chosen) {
+    var spec = this.spec;
+    return chosen.map(function (words, h) {
+      var head = spec.heads[h];
+      if (!words.length) return data.looks_blank.replace("{head}", head);
+      var names = words.map(function (p) { return spec.names[p]; }), last = names.pop();
+      var listed = names.length ? names.join(", ") + " " + data.and + " " + last : last;
+      return data.looks.replace("{head}", head).replace("{words}", listed);
+    }).join(" ");
   };
 
   Round.prototype.showResult = function () {
@@ -195,7 +264,10 @@
     if (found.round === null || !rounds[found.round]) return false;
     var round = rounds[found.round];
     // A link to a round alone (the list of rounds) keeps the spotlight the reader left there.
-    if (found.spotlight !== null) round.set(round.spec.states[found.spotlight] ? found.spotlight : round.spec["default"], false);
+    if (found.spotlight !== null) {
+      var listed = Object.prototype.hasOwnProperty.call(round.place, found.spotlight);
+      round.set(listed ? found.spotlight : round.spec["default"], false);
+    }
     show(found.round, false);
     return true;
   }

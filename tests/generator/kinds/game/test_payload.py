@@ -1,4 +1,4 @@
-"""kinds/game/payload.py: a game's page data: every spotlight, where each word leads, the shares of
+"""kinds/game/payload.py: a game's page data: every spotlight in the order of its controls' values, the shares of
 the blank's attention; names for each word button."""
 from generator.kinds.game.payload import shares, word_names
 
