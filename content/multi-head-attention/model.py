@@ -307,12 +307,18 @@ def attention_params(d_model, heads, d_head, kv_heads=None, bias=False):
     return weights + ((q + 2 * kv + d_model) if bias else 0)
 
 
+# The token whose projection step 2 draws (the page's default query).
+PROJECTED_TOKEN = "cat"
+
+
 def multiple_heads(heads=4):
     d_k = D_MODEL // heads
     length = len(TOKENS)
     q = EMBEDDINGS @ W_Q
+    names = [f"Head {i + 1}" for i in range(heads)]
     return {
         "values": {
+            "token": PROJECTED_TOKEN,
             "d_model": D_MODEL,
             "heads": heads,
             "d_k": d_k,
@@ -339,7 +345,14 @@ def multiple_heads(heads=4):
             "gpt3_heads": GPT3["heads"],
             "gpt3_d_k": GPT3["d_model"] // GPT3["heads"],
         },
-        "chart": {"sizes": [d_k] * heads, "labels": [f"Head {i + 1}" for i in range(heads)]},
+        # x · W_Q = Q for one token: x whole (every head reads all of it), W_Q's columns
+        # and Q's numbers dealt out to the heads in blocks of d_k. Blocks without values:
+        # the split is the point, and a strip of 64 values would cost the page kilobytes.
+        "charts": [
+            {"sizes": [D_MODEL], "labels": ["Every head"]},
+            {"sizes": [d_k] * heads, "labels": names},
+            {"sizes": [d_k] * heads, "labels": names},
+        ],
     }
 
 

@@ -172,7 +172,7 @@ def test_numbers_in_every_state_hint_and_deeper_come_from_values(computed):
         for state in states.states:
             html, _ = texts.states[state.key]
             assert _unexplained_numbers(_text(html), state.values) == [], (states.step.title, state.key)
-        for part in ("hint", "deeper"):
+        for part in ("hint", "deeper", "practitioners"):
             # A block of code is code, not a figure: its digits are numpy's axes.
             shown = re.sub(r'<div class="code-block">.*?</div>', "", getattr(texts, part), flags=re.S)
             assert _unexplained_numbers(_text(shown), states.constants) == [], (states.step.title, part)

@@ -37,12 +37,13 @@ def _part(page, number, part):
 
 
 def _everything(page):
-    """All the text of the page: every state's prose, hints, deeper parts, and
-    the introduction, key ideas and questions."""
+    """All the text of the page: every state's prose, hints, deeper and practitioners
+    parts, and the introduction, key ideas and questions."""
     explainer, steps, prose = page
     parts = [explainer.intro, explainer.key_ideas, explainer.questions]
     for texts in prose:
-        parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper)]
+        parts += [_text(html) for html, _ in texts.states.values()] + [_text(texts.hint), _text(texts.deeper),
+                                                                          _text(texts.practitioners)]
     return " ".join(" ".join(parts).split())
 
 
@@ -76,7 +77,7 @@ def test_the_concatenated_width_need_not_be_d_model(page, model):  # noqa: F811
     gemma = model.GEMMA_7B
     concat = gemma["heads"] * gemma["d_head"]
     assert concat != gemma["d_model"]  # the page's counterexample is one
-    deeper = _part(page, 4, "deeper")
+    deeper = _part(page, 4, "practitioners")  # the lesson's length: a practitioner's detail
     assert f"{concat:,} numbers per token" in deeper
     assert f"{concat:,}×{gemma['d_model']:,} W^O" in deeper  # sizes with thousands separators, as counts
     assert f"width of {gemma['d_model']:,}" in deeper
@@ -108,7 +109,7 @@ def test_the_page_says_reshape_then_transpose(page):
         assert (tuple(v["reshape_shape"]), tuple(v["split_shape"])) == ((n, h, d_k), (h, n, d_k))
         reshaped = prose.index(f"reshaped to {n}×{h}×{d_k}")
         assert prose.index(f"transposed to {h}×{n}×{d_k}") > reshaped
-    deeper = _part(page, 2, "deeper")
+    deeper = _part(page, 2, "practitioners")
     assert deeper.index("(length, heads, d_k)") < deeper.index("transpose to (heads, length, d_k)")
     explainer = page[0]
     questions = _text(explainer.questions)
@@ -128,7 +129,7 @@ def test_voita_positional_heads_are_the_neighbour_heads(page, model):  # noqa: F
     assert names == ["Previous token", "Next token"]
     # The page's own "Positional" head keeps its top weight on the token itself.
     assert all(np.argmax(model.PATTERNS[0][i]) == i for i in range(n))
-    deeper = _part(page, 3, "deeper")
+    deeper = _part(page, 3, "practitioners")
     sentence = re.search(r"positional heads, which put their largest weight on the token just before or "
                          r"just after the current one \(here (Heads? [\d, and]+),", deeper)
     assert sentence and _heads_named(sentence.group(1)) == neighbour_heads
@@ -225,7 +226,7 @@ def test_step5_explains_the_unscaled_shares_by_focus(page, model):  # noqa: F811
         for j in range(LAYER):
             if entropy[i] < entropy[j] - 0.1:
                 assert raw[i] > raw[j], (i + 1, j + 1)
-    deeper = _part(page, 5, "deeper")
+    deeper = _part(page, 5, "practitioners")
     first, last = int(np.argmax(raw)), int(np.argmin(raw))
     assert (f"Head {first + 1}, the {model.PATTERN_NAMES[first].lower()} head, would lead with "
             f"{100 * raw[first]:.1f}%") in deeper
@@ -236,12 +237,12 @@ def test_step5_explains_the_unscaled_shares_by_focus(page, model):  # noqa: F811
 
 def test_formulas_state_their_conditions(page, model):  # noqa: F811
     for number in (2, 5):
-        deeper = _part(page, number, "deeper")
+        deeper = _part(page, number, "practitioners")
         assert "no bias" in deeper and "d_model" in deeper and "keys and values" in deeper
     llama = model.LLAMA3_8B
     grouped = model.attention_params(llama["d_model"], llama["heads"], llama["d_head"], kv_heads=llama["kv_heads"])
     assert grouped < 4 * llama["d_model"] ** 2
-    assert f"holds {grouped:,} weights instead of the {4 * llama['d_model'] ** 2:,}" in _part(page, 2, "deeper")
+    assert f"holds {grouped:,} weights instead of the {4 * llama['d_model'] ** 2:,}" in _part(page, 2, "practitioners")
     d = model.D_MODEL
     assert model.attention_params(d, 4, d // 4, bias=True) == 4 * d * d + 4 * d
 

@@ -45,7 +45,7 @@ def _everything(pe_states):  # noqa: F811
     _, steps, prose = pe_states
     parts = [explainer.intro, explainer.key_ideas, explainer.questions]
     for texts in prose:
-        parts += [texts.hint or "", texts.deeper or ""] + [html for html, _ in texts.states.values()]
+        parts += [texts.hint or "", texts.deeper or "", texts.practitioners or ""] + [html for html, _ in texts.states.values()]
     return _text(" ".join(parts))
 
 
@@ -72,7 +72,7 @@ def test_step1_claims(pe_states, model):  # noqa: F811
             assert f"Even bites , which sits in the middle of both sentences, changes by {_f(changes['bites'])}" in prose
     deeper = _part(pe_states, 1, "deeper")
     assert "random" in deeper and "untrained" in deeper  # the toy layer says what it is
-    assert "How Self-Attention Works" in deeper
+    assert "How Self-Attention Works" in _part(pe_states, 1, "practitioners")
 
 
 # Step 2: the waves.
@@ -94,7 +94,7 @@ def test_step2_claims(pe_states, model):  # noqa: F811
     assert f"{ratio:.2f} times longer" in _part(pe_states, 2, "hint")
     deeper = _part(pe_states, 2, "deeper")
     assert f"2π ({2 * math.pi:.2f})" in deeper and f"10000 · 2π ({20000 * math.pi:,.2f})" in deeper
-    assert f"stops at {model.wavelength(7):,.2f}" in deeper and "256 pairs" in deeper
+    assert f"stops at {model.wavelength(7):,.2f}" in deeper and "256 pairs" in _part(pe_states, 2, "practitioners")
 
 
 # Step 3: a distinct vector of the same length for every position.
@@ -151,7 +151,8 @@ def test_step4_claims(pe_states, model):  # noqa: F811
     hint = _part(pe_states, 4, "hint")
     assert f"stays at {_f(sums[1])}" in hint and f"fall to {_f(sums[8])}" in hint and sums[8] < sums[4] < sums[2] < sums[1]
     # The paper's own words, kept as the paper gives them: a hypothesis, and a near tie.
-    assert "hypothesis" in deeper and "25.7 BLEU against 25.8" in deeper and "4.92" in deeper
+    paper = _part(pe_states, 4, "practitioners")  # the lesson's length: a practitioner's detail
+    assert "hypothesis" in paper and "25.7 BLEU against 25.8" in paper and "4.92" in paper
 
 
 # Step 5: the three schemes.
@@ -294,7 +295,7 @@ def test_step3_the_slowest_columns_move_by_less_than_the_bound_shown(pe_states, 
 
 
 def test_a_causal_mask_lets_a_word_see_itself(pe_states):  # noqa: F811
-    deeper = _part(pe_states, 1, "deeper")
+    deeper = _part(pe_states, 1, "practitioners")
     assert "see only itself and the words before it" in deeper
 
 

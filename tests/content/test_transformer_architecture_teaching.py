@@ -21,6 +21,11 @@ def _part(computed, number, part):  # noqa: F811
     return text(getattr(prose[number - 1], part))
 
 
+def _beyond(computed, number):
+    """Going deeper and the For practitioners box of a step: what the page says beyond the lesson."""
+    return _part(computed, number, "deeper") + " " + _part(computed, number, "practitioners")
+
+
 def _everything(computed):  # noqa: F811
     """All the text of the page: every state's prose and summary, hints, deeper
     parts, and the introduction, key ideas and questions."""
@@ -30,7 +35,7 @@ def _everything(computed):  # noqa: F811
     for texts in prose:
         for html, summary in texts.states.values():
             parts += [text(html), str(summary)]
-        parts += [text(texts.hint), text(texts.deeper)]
+        parts += [text(texts.hint), text(texts.deeper), text(texts.practitioners)]
     return explainer, " ".join(" ".join(parts).split())
 
 
@@ -109,7 +114,7 @@ def test_step2_hint(computed, model):  # noqa: F811
     assert f"it is {shown(off[-1])}, and the vector already pointed elsewhere after the first layer " \
            f"({shown(off[1])})" in hint
     assert "lost" not in hint
-    assert "He et al. (2016)" in _part(computed, 2, "deeper")
+    assert "He et al. (2016)" in _beyond(computed, 2)
 
 
 # Step 3: the norm keeps the order of the numbers and fixes mean and spread.
@@ -125,7 +130,7 @@ def test_step3_order_is_kept_and_the_hint_ranges(computed, model):  # noqa: F811
     assert f"the means run from {shown(means.min())} to {shown(means.max())}" in hint
     assert (f"from {shown(stds.min())} ({model.TOKENS[int(stds.argmin())]}) to {shown(stds.max())} "
             f"({model.TOKENS[int(stds.argmax())]})") in hint
-    deeper = _part(computed, 3, "deeper")
+    deeper = _beyond(computed, 3)
     for cite in ("Ba et al. (2016)", "Radford et al., 2019", "Xiong et al. (2020)", "Vaswani et al., 2017"):
         assert cite in deeper
 
@@ -139,7 +144,7 @@ def test_step4_shares(computed, model):  # noqa: F811
     assert abs(ff / encoder - 2 / 3) < 0.01                     # "about two thirds"
     assert abs(2 * attention - ff) / ff < 0.01                  # "about as many"
     assert 1000 < 2 * norm < 10_000                             # "a few thousand for the two norms"
-    deeper = _part(computed, 4, "deeper")
+    deeper = _beyond(computed, 4)
     assert f"holds {ff:,} of {encoder:,} parameters, {round(100 * ff / encoder)}%" in deeper
     assert f"{2 * attention:,} parameters together" in deeper
     assert f"{round(100 * 2 * attention / decoder)}% against {round(100 * ff / decoder)}%" in deeper
@@ -168,7 +173,7 @@ def test_step5_ratio_and_largest_share(computed, model):  # noqa: F811
     assert f"makes the layers about four times larger but the whole model only {ratio:.1f} times" in \
         _part(computed, 5, "hint")
     # The gaps to the paper, as the deeper paragraph states them.
-    deeper = _part(computed, 5, "deeper")
+    deeper = _beyond(computed, 5)
     base_gap, big_gap = base["total"] / 1e6 - 65, big["total"] / 1e6 - 213
     assert f"{abs(base_gap):.1f} million {'below' if base_gap < 0 else 'above'}" in deeper
     assert f"{abs(big_gap):.1f} million {'below' if big_gap < 0 else 'above'} it for the big one" in deeper
@@ -242,7 +247,7 @@ def test_step2_a_cosine_measures_direction_only(computed, model):  # noqa: F811
         assert np.allclose(rotation.T @ turned, model.RESIDUAL_INPUT)
         assert abs(model.cosine(model.RESIDUAL_INPUT, turned)) < 3 / np.sqrt(model.RESIDUAL_WIDTH)
     turned = model.ROTATION @ model.RESIDUAL_INPUT
-    deeper = _part(computed, 2, "deeper")
+    deeper = _beyond(computed, 2)
     shown = f"{model.cosine(model.RESIDUAL_INPUT, turned):.2f}".replace("-", "−")
     assert f"gives a cosine of {shown}, yet turning back recovers it exactly" in deeper
     assert "measures only direction" in deeper
@@ -251,7 +256,7 @@ def test_step2_a_cosine_measures_direction_only(computed, model):  # noqa: F811
 
 
 def test_step2_the_direct_gradient_is_exact_only_for_pre_norm(computed):  # noqa: F811
-    deeper = _part(computed, 2, "deeper")
+    deeper = _beyond(computed, 2)
     assert "That is exact when nothing else sits on the shortcut" in deeper
     assert "layer norm after each add, on the shortcut itself" in deeper and "Xiong et al. (2020)" in deeper
 
@@ -261,14 +266,14 @@ def test_warm_up_is_xiongs_finding_not_a_rule(computed):  # noqa: F811
     million tokens", in a pre-norm model (Section 2.1: "pre-normalization")."""
     explainer, everything = _everything(computed)
     assert "warm-up can be dropped" not in everything and "can be trained without one" not in everything
-    deeper, questions = _part(computed, 3, "deeper"), text(explainer.questions)
+    deeper, questions = _beyond(computed, 3), text(explainer.questions)
     for part in (deeper, questions):
         assert "not a rule" in part and "Brown et al., 2020, Appendix B" in part
     assert "375 million tokens" in questions
 
 
 def test_ba_et_al_define_layer_norm_without_epsilon(computed):  # noqa: F811
-    deeper = _part(computed, 3, "deeper")
+    deeper = _beyond(computed, 3)
     assert "Ba et al. (2016) define the norm without ε; implementations add it" in deeper
 
 
@@ -280,7 +285,7 @@ def test_the_ffn_holds_most_weights_only_of_an_encoder_layer(computed):  # noqa:
     explainer, _ = _everything(computed)
     ideas = text(explainer.key_ideas)
     assert "holds most of an encoder layer's weights" in ideas and "about half in a decoder layer" in ideas
-    assert "where most of an encoder layer's parameters are" in _part(computed, 4, "deeper")
+    assert "where most of an encoder layer's parameters are" in _beyond(computed, 4)
 
 
 def test_step5_table_3_rows_without_a_parameter_count(computed):  # noqa: F811
@@ -290,7 +295,7 @@ def test_step5_table_3_rows_without_a_parameter_count(computed):  # noqa: F811
                       "E": None, "big": 213}
     blank = [row for row, value in table_3_params.items() if value is None]
     assert blank == ["A", "D", "E"]
-    deeper = _part(computed, 5, "deeper")
+    deeper = _beyond(computed, 5)
     assert "the parameter count for most: rows A (the heads), D (dropout and label smoothing) and E " \
            "(the learned positions) leave it blank" in deeper
     assert "parameter count of each variant" not in deeper
@@ -298,7 +303,7 @@ def test_step5_table_3_rows_without_a_parameter_count(computed):  # noqa: F811
 
 
 def test_step6_the_mask_is_for_training_not_for_generating(computed):  # noqa: F811
-    deeper = _part(computed, 6, "deeper")
+    deeper = _beyond(computed, 6)
     assert "Any model can write one token at a time" in deeper and "stays honest" in deeper
     assert "makes generating text one token at a time possible" not in deeper
     _, _, prose = state_of(computed, 1, part="Self-attention")
@@ -323,7 +328,7 @@ def test_step5_gaps_in_opposite_directions_are_not_put_down_to_one_cause(compute
     directions (Base −1.9M, Big +1.2M): a different vocabulary moves both counts the same way."""
     base, big = model.model_params(model.BASE, 6), model.model_params(model.BIG, 6)
     assert (base["total"] / 1e6 < 65) != (big["total"] / 1e6 < 213)
-    deeper = _part(computed, 5, "deeper")
+    deeper = _beyond(computed, 5)
     assert "from the exact vocabulary, say" not in deeper
     assert "Gaps in opposite directions cannot come from one cause such as the exact vocabulary, which would " \
            "move both counts the same way" in deeper

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 import math
+import zlib
 
 from .common import exact, span_text, ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, \
     declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, number_cell, outward, \
-    picture, scale_colour, span_of, step_facts, table as data_table
+    picture, placed, png_uri, scale_colour, span_of, step_facts, table as data_table
 from .colour_bar import colour_bar
 from .held import held
 
@@ -155,7 +156,7 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
                        "label": {"text": f"{label}<br>{start}–{start + size - 1}", "textposition": "top center",
                                  "yanchor": "bottom", "padding": 6,
                                  "font": {"size": 11 if len(sizes) <= 4 else 9}}})
-    strip = picture(_strip_svg(tuple(values), low, high, chart.scale), -0.5, 0.5, total, 1)
+    strip = placed(_strip_picture(tuple(values), low, high, chart.scale), -0.5, 0.5, total, 1)
     layout = base_layout(chart, shapes=shapes, images=[strip],
                          xaxis=axis(chart.x_title, range=[-0.5, _length(chart, total) - 0.5],
                                     dtick=max(1, _length(chart, total) // 8),
@@ -174,12 +175,18 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
 
 
 @functools.lru_cache(maxsize=256)
-def _strip_svg(values: tuple, low: float, high: float, scale: str = "sequential") -> str:
-    """The vector as a row of cells shaded from low to high, stretched over the strip."""
-    cells = "".join(f"<rect x='{j}' width='1.05' height='1' fill='{scale_colour(scale, (v - low) / (high - low))}'/>"
+def _strip_picture(values: tuple, low: float, high: float, scale: str = "sequential") -> str:
+    """The vector as a row of cells shaded from low to high, stretched over the strip: a PNG
+    of a pixel per value, drawn sharp as a large matrix is (a fifth of the bytes of 64
+    rectangles, gzipped), or an SVG where that is smaller (a few values)."""
+    def colour(v):
+        return scale_colour(scale, (v - low) / (high - low))
+    cells = "".join(f"<rect x='{j}' width='1.05' height='1' fill='{colour(v)}'/>"
                     for j, v in enumerate(values))  # a little wider: no seam between neighbours
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(values)} 1' "
-            f"preserveAspectRatio='none' shape-rendering='crispEdges'>{cells}</svg>")
+    svg = picture(f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {len(values)} 1' "
+                  f"preserveAspectRatio='none' shape-rendering='crispEdges'>{cells}</svg>", 0, 0, 1, 1)["source"]
+    # Gzipped as a page is sent: an SVG's repeated markup shrinks where a PNG's bytes do not.
+    return min(png_uri([values], colour), svg, key=lambda uri: len(zlib.compress(uri.encode(), 9)))
 
 
 def table(chart, data: dict, labels: dict) -> dict:

@@ -100,6 +100,12 @@ def scale_colour(scale: str, value: float) -> str:
     return diverging_colour(value) if scale == "diverging" else sequential_colour(value)
 
 
+def scale_stops(scale: str) -> list[tuple[float, str]]:
+    """The scale's own (position, '#rrggbb') stops: scale_colour is a straight line in RGB
+    between them, as an SVG gradient through them is, so they draw the scale exactly."""
+    return list(_DIVERGING_STOPS if scale == "diverging" else _VIRIDIS)
+
+
 def _scale_colour(stops, value: float) -> str:
     value = min(1.0, max(0.0, float(value)))
     for (low, start), (high, end) in zip(stops, stops[1:]):

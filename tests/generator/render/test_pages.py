@@ -291,7 +291,7 @@ def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
     html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
     site = read_site(CONTENT)
     [explainer] = [page for page in site.pages if page.slug == "multi-head-attention"]
-    titles = [step.chart.title for step in explainer.steps if step.chart.title]
+    titles = [chart.title for step in explainer.steps for chart in step.charts if chart.title]
     shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)
     assert shown and [html_module.unescape(t) for t in shown] == titles
     data = html[html.index('id="explainer-data"'):]

@@ -138,7 +138,7 @@ def test_choosing_another_matrix_of_a_grid_changes_only_its_pictures_and_shapes(
     assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
     pictures = [unquote(image["source"]) for image in two["layout"]["images"]]
-    fills = [re.findall(r"<rect[^>]*fill='(#[0-9a-f]{6})'", svg) for svg in pictures]
+    fills = [re.findall(r"<use[^>]*fill='(#[0-9a-f]{6})'", svg) for svg in pictures]
     assert fills[2] == [sequential_colour(0.2), sequential_colour(0.8)]  # the chosen one, in full colour
     assert fills[0] == [grey(sequential_colour(0.1), 0.65), grey(sequential_colour(0.9), 0.65)]
     # Faded or not, each value is written in the ink that reads best on its own cell.
@@ -177,7 +177,7 @@ def test_a_small_matrix_is_one_picture_of_its_cells_and_values():
     [image] = figure["layout"]["images"]
     svg = unquote(image["source"].removeprefix("data:image/svg+xml,"))
     assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == ["0.00", "0.13", "0.50", "1.00"]  # half up, as the table
-    fills = re.findall(r"<rect[^>]*fill='(#[0-9a-f]{6})'", svg)
+    fills = re.findall(r"<use[^>]*fill='(#[0-9a-f]{6})'", svg)
     assert fills == ["#440154", sequential_colour(0.125), "#21918c", "#fde725"]  # Plotly's Viridis stops
     inks = re.findall(r"<text[^>]*fill='(#[0-9a-f]{6})'", svg)
     assert inks == [ink_on(fill) for fill in fills] and inks[0] == "#ffffff" and inks[-1] == "#000000"
@@ -239,12 +239,10 @@ def test_a_strip_with_a_fixed_range_changes_only_its_picture_and_shapes():
     assert colour_bar(one) == colour_bar(two) and colour_bar(one)[1] == ["−2", "−1", "0", "1", "2"]
     assert {k: v for k, v in one["layout"].items() if k not in ("shapes", "images")} == \
         {k: v for k, v in two["layout"].items() if k not in ("shapes", "images")}
-    from urllib.parse import unquote
-
     from generator.render.charts.common import sequential_colour
 
-    svg = unquote(one["layout"]["images"][0]["source"])
-    fills = re.findall(r"fill='(#[0-9a-f]{6})'", svg)
+    # A row of pixels, drawn sharp as a large matrix's are: one per value.
+    [fills] = png_pixels(one["layout"]["images"][0]["source"])
     assert fills == [sequential_colour((v + 2) / 4) for v in (0.5, -1.0, 2.0, 0.0)]
 
 
