@@ -23,6 +23,8 @@ const BUNDLES = {
     'share.js': 'share/main.js',
     'figure.js': 'figure/main.js',
     'game.js': 'game/main.js',
+    'questions.js': 'questions/main.js',
+    'scorm.js': 'scorm/main.js',
 };
 
 let esbuild;

@@ -274,7 +274,8 @@ function start() {
     ".figure-panel label{display:inline-flex;align-items:center;gap:.375rem;min-height:1.5rem}" +
     ".figure-actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}" +
     ".figure-actions button{font:inherit;font-weight:600;min-height:2.25rem;padding:.25rem .875rem;" +
-    "border-radius:.375rem;cursor:pointer;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg)}" +
+    "border-radius:.375rem;cursor:pointer;border:1px solid var(--accent);background:var(--accent);" +
+    "color:var(--accent-fg)}" +
     ".figure-panel [role=status]{margin:0;color:var(--muted)}" +
     ".figure-opened{margin:.5rem 0 0}.figure-opened img{display:block;max-width:100%;height:auto;margin-top:.5rem;" +
     "border:1px solid var(--border)}";

@@ -6,6 +6,7 @@
    events, so the runtime knows nothing about addresses. On window: explainerShare =
    {fragment(), parse(hash), step(step)} (docs/architecture.md). */
 import { delayedWriter, withFragment } from "../core/address.js";
+import { framed } from "../core/frame.js";
 import { parseFragment } from "./fragment.js";
 
 if (window.explainerRuntime) start(window.explainerRuntime);
@@ -36,7 +37,9 @@ function start(runtime) {
         var wanted = states[stepNumber(step)] || {};
         step.controls.forEach(function (control, index) {
           var choice = -1;
-          if (Object.prototype.hasOwnProperty.call(wanted, control.name)) choice = control.names.indexOf(wanted[control.name]);
+          if (Object.prototype.hasOwnProperty.call(wanted, control.name)) {
+            choice = control.names.indexOf(wanted[control.name]);
+          }
           if (choice < 0) choice = control.initial;  // a value no longer offered, or garbage
           if (choice >= 0 && choice !== control.index()) step.select(index, choice);
         });
@@ -44,10 +47,6 @@ function start(runtime) {
     } finally {
       applying = false;
     }
-  }
-
-  function framed() {
-    try { return window.self !== window.top; } catch (err) { return true; }
   }
 
   function scrollToTarget(target, instant) {
