@@ -25,6 +25,9 @@ const BUNDLES = {
     'game.js': 'game/main.js',
     'questions.js': 'questions/main.js',
     'scorm.js': 'scorm/main.js',
+    'embed-code.js': 'embed-code/main.js',
+    'frame.js': 'frame/main.js',
+    'embed.js': 'embed/main.js',
 };
 
 let esbuild;
