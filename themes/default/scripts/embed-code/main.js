@@ -2,9 +2,10 @@
    shared by explainers (share.js) and games (game.js): the code box, the "open in the
    state shown" option, the preview link and the Copy button. The page's own script says
    what state to carry; this file knows nothing of steps or rounds. On window:
-   lensaEmbedCode = {attach(box, state)} (docs/architecture.md). */
+   lensa.embedCode = {attach(box, state)} (docs/architecture.md). */
 import { withFragment } from "../core/address.js";
 import { absoluteSource, codeWith } from "./code.js";
+import { lensa } from "../core/lensa.js";
 
 function EmbedCode(box, state) {
   this.box = box;
@@ -63,6 +64,6 @@ EmbedCode.prototype.copy = function () {
 /* attach(box, state): the code of one <textarea data-embed-code>, where state()
    gives the fragment (without "#") that the code opens at; call refresh() on the
    result whenever that state changes. */
-window.lensaEmbedCode = {
+lensa.embedCode = {
   attach: function (box, state) { return new EmbedCode(box, state); },
 };

@@ -13,14 +13,15 @@
    gives the figure files of the build. In a frame that may not allow downloads (a
    sandboxed iframe, as LMS frames often are) the figure also opens in the page, to be
    saved from there.
-   On window: lensaFigure = {toggle(button)}, which share.js calls. */
+   On window: lensa.figure = {toggle(button)}, which share.js calls. */
 import { createPool } from "../core/pool.js";
 import { themed } from "../core/theme.js";
+import { lensa } from "../core/lensa.js";
 
-if (window.explainerRuntime && document.getElementById("figure-kit") && !window.lensaFigure) start();
+if (lensa.runtime && document.getElementById("figure-kit") && !lensa.figure) start();
 
 function start() {
-  var runtime = window.explainerRuntime, share = window.explainerShare;
+  var runtime = lensa.runtime, share = lensa.share;
   var kit = document.getElementById("figure-kit");
   var about = JSON.parse(kit.getAttribute("data-figure"));
   var labels = about.labels;
@@ -98,7 +99,7 @@ function start() {
   // The runtime runs plotly.js only when something needs it (runtime.js, its header):
   // a figure asks for it as a tap does.
   function whenPlotly() {
-    var runtime = window.explainerRuntime;
+    var runtime = lensa.runtime;
     if (runtime && runtime.plotly) return runtime.plotly();
     return window.Plotly ? Promise.resolve(window.Plotly) : Promise.reject(new Error("plotly.js is not on this page"));
   }
@@ -338,5 +339,5 @@ function start() {
     button.setAttribute("aria-expanded", open ? "true" : "false");
   }
 
-  window.lensaFigure = { toggle: toggle };
+  lensa.figure = { toggle: toggle };
 }

@@ -5,11 +5,12 @@
    It never computes an answer: which words each head reads, the data table and the
    sentence announced follow from the state's place and the build's texts. It also keeps
    the address fragment (#round-4&spotlight=1.2.0), the rounds' best stars (in storage
-   where the browser allows it) and the Embed button's code. On window: gameRuntime =
+   where the browser allows it) and the Embed button's code. On window: lensa.game =
    {rounds, show, fragment, score}, which scorm.js reads (docs/architecture.md). */
 import { delayedWriter, withFragment } from "../core/address.js";
 import { gameFragment, parseGameFragment, savedBest, score } from "./places.js";
 import { Round } from "./round.js";
+import { lensa } from "../core/lensa.js";
 
 var source = document.getElementById("game-data");
 if (source) start(JSON.parse(source.textContent));
@@ -108,7 +109,7 @@ function start(data) {
 
   /* ---- The Embed button (embed-code.js): its code opens at the round shown ---- */
 
-  var embedCode = window.lensaEmbedCode;
+  var embedCode = lensa.embedCode;
   var embeds = embedCode ? slice.call(document.querySelectorAll("textarea[data-embed-code]")).map(function (box) {
     return embedCode.attach(box, fragment);
   }) : [];
@@ -118,11 +119,11 @@ function start(data) {
   if (!apply(location.hash)) show(0, false);
   // Words the reader pressed before this script ran (the page's head kept them,
   // templates/_early_input.html), in order: none is lost.
-  (window.lensaEarlyInput || []).forEach(function (target) {
+  ((lensa.early && lensa.early.input) || []).forEach(function (target) {
     rounds.forEach(function (round) { if (round.buttons.indexOf(target) >= 0) round.toggle(target); });
   });
   updateLinks();
 
-  window.gameRuntime = { rounds: rounds, show: show, fragment: fragment,
-                         score: function () { return score(game.best, most); } };
+  lensa.game = { rounds: rounds, show: show, fragment: fragment,
+                 score: function () { return score(game.best, most); } };
 }

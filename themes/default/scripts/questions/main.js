@@ -7,26 +7,27 @@
    clears them for a new attempt. Bundled into static/questions.js by ../bundle.cjs; the
    checking itself is answers.js.
 
-   It reads the explainer only through window.explainerRuntime (runtime.js): each
+   It reads the explainer only through lensa.runtime (runtime.js): each
    step's section (id "step-N"), its state key, and its controls' names, index()
    and the names of their values, to check a question about the chart.
 
    It is run by the page (templates/_quiz.html) once the questions come near the
-   screen: the page makes window.lensaQuiz with `ready` false and `load()`, which
+   screen: the page makes lensa.quiz with `ready` false and `load()`, which
    runs this script; this script then completes that one object, the only thing it
    offers other scripts (scorm.js, docs/lms.md), with one event:
-   - lensaQuiz.ready: true once the questions answer;
-   - lensaQuiz.score(): {right, answered, total} for the questions on this page;
-   - lensaQuiz.records(): per question, {id, kind, text (its legend), answered,
+   - lensa.quiz.ready: true once the questions answer;
+   - lensa.quiz.score(): {right, answered, total} for the questions on this page;
+   - lensa.quiz.records(): per question, {id, kind, text (its legend), answered,
      right, and by kind: choice {chosen, correct, ids}, number {value, answer,
      tolerance}, chart {choice, example} (each [[control name, value], ...])};
-   - lensaQuiz.mastery: the share of right answers that passes (site.toml);
-   - lensaQuiz.saved() and lensaQuiz.restore(saved): the answers as kept, to store
+   - lensa.quiz.mastery: the share of right answers that passes (site.toml);
+   - lensa.quiz.saved() and lensa.quiz.restore(saved): the answers as kept, to store
      elsewhere (an LMS's suspend data) and to show again in place of these;
    - "lensa:quiz" on document once the questions answer, and after each answer,
      Try again and restore. */
 import { framed, scrollAtOnce } from "../core/frame.js";
 import { isRight, record, takeSaved, tally } from "./answers.js";
+import { lensa } from "../core/lensa.js";
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
@@ -133,7 +134,7 @@ function start() {
   };
 
   function stepOf(number) {
-    var runtime = window.explainerRuntime;
+    var runtime = lensa.runtime;
     var steps = runtime ? runtime.steps : [];
     for (var i = 0; i < steps.length; i++) {
       if (steps[i].section.id === "step-" + number) return steps[i];
@@ -220,7 +221,7 @@ function start() {
     if (pending !== null) setTimeout(function () { scrollToStep(pending); pending = null; }, 0);
   });
 
-  var api = window.lensaQuiz = window.lensaQuiz || {};
+  var api = lensa.quiz = lensa.quiz || {};
   api.mastery = data.mastery;
   api.score = score;
   api.records = function () { return questions.map(function (question) { return question.record(); }); };

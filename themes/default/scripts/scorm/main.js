@@ -13,7 +13,7 @@
      page's scripts read it, so the reader resumes there.
    - An explainer is completed once every step has been seen: on screen (half of
      it, or half the screen) for a second, or chosen in. A game reports its stars
-     as the score (window.gameRuntime.score()), and is completed, and passed,
+     as the score (lensa.game.score()), and is completed, and passed,
      once every round is solved, or passed when the LMS's passing score is met.
      Nothing reported is ever lowered: a later session on another device starts
      from what the LMS holds.
@@ -29,13 +29,14 @@
      terminates when the page is hidden for good (pagehide).
 
    It reads the pages only through what their runtimes expose: the
-   "explainer:state" events, window.explainerShare.fragment() (share.js),
-   window.gameRuntime (game.js), and window.lensaQuiz with its "lensa:quiz"
+   "explainer:state" events, lensa.share.fragment() (share.js),
+   lensa.game (game.js), and lensa.quiz with its "lensa:quiz"
    events (questions.js). Bundled into static/scorm.js by ../bundle.cjs; the data
    model's names and formats are values.js, finding the LMS lms.js. */
 import { scrollAtOnce } from "../core/frame.js";
 import { findAPI } from "./lms.js";
 import { fitted, fourPlaces, interaction, names, sessionTime, timestamp } from "./values.js";
+import { lensa } from "../core/lensa.js";
 
 var script = document.currentScript;
 start(script && script.getAttribute("data-scorm") === "2004");
@@ -74,7 +75,7 @@ function start(v2004) {
 
   // The address of the state shown; an explainer's target becomes the step in view.
   function address() {
-    var share = window.explainerShare, game = window.gameRuntime;
+    var share = lensa.share, game = lensa.game;
     var fragment = game ? game.fragment() : share ? share.fragment() : location.hash.replace(/^#/, "");
     if (game || !steps.length) return fragment;
     var items = fragment.split("&").filter(function (item) { return item.indexOf("=") >= 0; });
@@ -170,7 +171,7 @@ function start(v2004) {
   // Everything the LMS is told, set where it changed; a change of progress is committed at once.
   function report() {
     if (finished || !begun) return;
-    var game = window.gameRuntime, score = game && game.score ? game.score() : null;
+    var game = lensa.game, score = game && game.score ? game.score() : null;
     var done, total, progressed = false;
     if (score) {
       done = score.solved;
@@ -303,7 +304,7 @@ function start(v2004) {
   function begin() {
     // A page with questions runs them when they near the screen: here at once, and the
     // bridge starts once they answer, so that progress counts them from the start.
-    var asking = window.lensaQuiz;
+    var asking = lensa.quiz;
     if (asking && !asking.ready) {
       document.addEventListener("lensa:quiz", function ready() {
         document.removeEventListener("lensa:quiz", ready);
@@ -314,7 +315,7 @@ function start(v2004) {
     steps = Array.prototype.slice.call(document.querySelectorAll("section[data-step]")).filter(function (section) {
       return stepNumber(section) !== null;
     });
-    if (resumeTarget && !window.gameRuntime) {
+    if (resumeTarget && !lensa.game) {
       // In a frame share.js does not scroll (it would move a host page); here the frame is the LMS's.
       var target = null;
       try { target = document.getElementById(decodeURIComponent(resumeTarget)); } catch (malformed) { /* no target */ }
@@ -325,7 +326,7 @@ function start(v2004) {
       }
     }
     watchSteps();
-    quiz = window.lensaQuiz || null;
+    quiz = lensa.quiz || null;
     if (quiz) {
       // The LMS's answers are the learner's, on any device: shown in place of this browser's.
       quiz.restore(suspended.quiz || {});
