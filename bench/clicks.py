@@ -50,7 +50,7 @@ const controlOf = (group) => {
 SWEEP = """
 async (rounds) => {
 """ + CONTROL + """
-  const runtime = window.explainerRuntime;
+  const runtime = window.lensa?.runtime;
   const real = {};
   let pending = null, reactStart = 0, reactEnd = 0, via = null;
   for (const name of """ + UPDATES + """) {
@@ -113,7 +113,7 @@ async (rounds) => {
 BASELINES = """
 async (repeats) => {
   const out = {};
-  const steps = window.explainerRuntime.steps;
+  const steps = window.lensa.runtime.steps;
   for (let s = 0; s < steps.length; s++) {
     const gd = steps[s].chart;
     if (!gd || !gd.data) continue;
@@ -143,7 +143,7 @@ async (repeats) => {
 ONE_CLICK = """
 async ([s, g, k]) => {
 """ + CONTROL + """
-  const step = window.explainerRuntime.steps[s];
+  const step = window.lensa.runtime.steps[s];
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   if (step.drawn !== step.key) {
     step.chart.scrollIntoView({ block: "center" });
@@ -171,7 +171,7 @@ async ([s, g, k]) => {
 
 def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
     """(step number, main-thread CPU milliseconds) of each click, one sweep over every button."""
-    shape = page.evaluate("() => {" + CONTROL + " return window.explainerRuntime.steps.map((s) => "
+    shape = page.evaluate("() => {" + CONTROL + " return window.lensa.runtime.steps.map((s) => "
                           "s.chart ? s.groups.map((g) => controlOf(g).count) : []); }")
     times = []
     for s, groups in enumerate(shape):
@@ -190,7 +190,7 @@ def _cpu_per_click(page, cdp) -> list[tuple[int, float]]:
 BUTTON_SWEEP = """
 async (rounds) => {
 """ + CONTROL + """
-  const runtime = window.gameRuntime;
+  const runtime = window.lensa?.game;
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const samples = [];
   for (let round = 0; round < rounds; round++) {
@@ -225,11 +225,11 @@ def measure(build_dir: Path, slugs: list[str], rounds: int) -> dict:
                 errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto((build_dir / slug / "index.html").resolve().as_uri())
-                if page.evaluate("!!window.gameRuntime"):
+                if page.evaluate("!!window.lensa?.game"):
                     results[slug] = _button_page(page, rounds)
                     page.close()
                     continue
-                page.wait_for_function("window.explainerRuntime && window.Plotly")
+                page.wait_for_function("window.lensa?.runtime && window.Plotly")
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
                 cpu_before = _thread_time(cdp)

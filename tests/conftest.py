@@ -120,17 +120,17 @@ def wait_for_runtime(page) -> None:
     """Wait until the page's runtime has started, whatever the page's kind: an
     explainer's (which starts without plotly.js, and runs it when a chart needs it)
     or a game's. Pages without one (index, 404) return at once."""
-    page.wait_for_function("""() => (!document.getElementById("explainer-data") || window.explainerRuntime)
-        && (!document.getElementById("game-data") || window.gameRuntime)""")
+    page.wait_for_function("""() => (!document.getElementById("explainer-data") || window.lensa?.runtime)
+        && (!document.getElementById("game-data") || window.lensa?.game)""")
 
 
 def draw_every_chart(page) -> None:
     """Scroll each chart into view, as a reader would, with plotly.js run (as a hover
     or a tap has the runtime do), so the lazy runtime draws it with Plotly. In the page,
     in one go: a browser round trip or three per chart would take longer than drawing it."""
-    page.wait_for_function("() => window.explainerRuntime")
+    page.wait_for_function("() => window.lensa?.runtime")
     page.evaluate("""async () => {
-        await window.explainerRuntime.plotly();
+        await window.lensa.runtime.plotly();
         const frame = () => new Promise(done => requestAnimationFrame(done));
         for (const chart of document.querySelectorAll("[data-chart]")) {
             chart.scrollIntoView({ block: "center", behavior: "instant" });

@@ -20,7 +20,7 @@ def reach_questions(page) -> None:
     """Scroll to the questions, as a reader does (the page runs questions.js as they near
     the screen), and wait until they answer."""
     page.get_by_role("heading", name="Check your understanding", exact=True).scroll_into_view_if_needed()
-    page.wait_for_function("window.lensaQuiz && window.lensaQuiz.ready && window.explainerRuntime")
+    page.wait_for_function("window.lensa?.quiz && window.lensa.quiz.ready && window.lensa?.runtime")
 
 
 def question_group(scope, number: int, total: int):

@@ -14,7 +14,7 @@ SLUG = "multi-head-attention"
 def page(built_site, offline_page):
     out, _ = built_site
     offline_page.page.goto((out / SLUG / "index.html").as_uri())
-    offline_page.page.wait_for_function("window.explainerRuntime && window.Plotly")
+    offline_page.page.wait_for_function("window.lensa?.runtime && window.Plotly")
     return offline_page.page
 
 
@@ -36,13 +36,13 @@ def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):
     page.wait_for_timeout(300)  # time for anything eager to have drawn
     assert not drawn(last)
     last.scroll_into_view_if_needed()
-    page.wait_for_function("""() => { const steps = window.explainerRuntime.steps;
+    page.wait_for_function("""() => { const steps = window.lensa.runtime.steps;
                                       const s = steps[steps.length - 1]; return s.drawn === s.key; }""")
     assert drawn(last)
 
 
 def wait_drawn(page, index):
-    page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
+    page.wait_for_function("i => window.lensa.runtime.steps[i].drawn === window.lensa.runtime.steps[i].key",
                            arg=index)
 
 
@@ -79,7 +79,7 @@ def test_another_colour_range_changes_the_layout_alone_and_data_reaches_plotly_a
     build(content, tmp_path / "out", THEMES)
     page = offline_page.page
     page.goto((tmp_path / "out" / "coin-flips" / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     wait_drawn(page, 0)
     page.evaluate("""() => {
         window.__calls = [];
@@ -105,7 +105,7 @@ def test_another_colour_range_changes_the_layout_alone_and_data_reaches_plotly_a
     assert "1" in top and "1" not in chart.evaluate(values), "the colour bar's values follow the range"
     page.evaluate("""() => {
         window.__calls = [];
-        window.__before = window.explainerRuntime.steps[0].chart.data[0];
+        window.__before = window.lensa.runtime.steps[0].chart.data[0];
         document.dispatchEvent(new CustomEvent('explainer:scheme'));
     }""")
     page.wait_for_function("() => window.__calls.length === 1")
@@ -166,10 +166,10 @@ def test_a_click_that_changes_only_the_layout_relayouts_just_what_changed(built_
     out, _ = built_site
     page = offline_page.page
     page.goto((out / "self-attention" / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     section = page.get_by_role("region", name="Order Blindness", exact=True)
     section.scroll_into_view_if_needed()
-    index = page.evaluate("explainerRuntime.steps.findIndex(s => s.spec && s.section.id === 'step-6')")
+    index = page.evaluate("lensa.runtime.steps.findIndex(s => s.spec && s.section.id === 'step-6')")
     wait_drawn(page, index)
     chart = section.locator("[data-chart]").first  # the weights, in the order of the sentence
     chart.evaluate("""gd => {

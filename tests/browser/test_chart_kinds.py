@@ -344,7 +344,7 @@ def open_chart_page(browser, out, scheme="light", width=1280):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto((out / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     draw_every_chart(page)
     return context, page, errors
 
@@ -384,7 +384,7 @@ def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browse
         other = next(v for v in control.values if v != control.default)
         section.get_by_role("group", name=control.label).get_by_role(
             "button", name=control.button.replace("{value}", str(other)), exact=True).click()
-        page.wait_for_function("i => window.explainerRuntime.steps[i].drawn === window.explainerRuntime.steps[i].key",
+        page.wait_for_function("i => window.lensa.runtime.steps[i].drawn === window.lensa.runtime.steps[i].key",
                                arg=index)
         if step.step.chart.rescale:  # its axes follow the state, and the page says so
             assert chart.evaluate(ranges) != before, f"{step.step.compute}: declares rescale, holds still"
@@ -393,7 +393,7 @@ def test_a_click_keeps_every_range_and_updates_the_table(fixture_default, browse
             assert note.get_attribute("role") == "status"
         else:
             assert chart.evaluate(ranges) == before, f"{step.step.compute}: an axis moved"
-        key = page.evaluate("i => window.explainerRuntime.steps[i].key", index)
+        key = page.evaluate("i => window.lensa.runtime.steps[i].key", index)
         section.get_by_text(site.config.labels["show_data"], exact=True).click()
         shown = section.get_by_role("table").evaluate("t => [...t.tBodies[0].rows].map(r => r.cells[1].textContent)")
         assert shown == [row[1] for row in step.tables(site.config.labels)[0][key]["rows"]]
@@ -565,10 +565,10 @@ def test_every_step_by_keyboard(fixture_site, browser, fixture_steps):
         group = page.get_by_role("region", name=step.step.title, exact=True).get_by_role("group", name=control.label)
         pressed = group.locator("[aria-pressed=true]")
         pressed.focus()
-        before = page.evaluate("i => window.explainerRuntime.steps[i].key", index)
+        before = page.evaluate("i => window.lensa.runtime.steps[i].key", index)
         page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
-        page.wait_for_function("([i, k]) => { const s = window.explainerRuntime.steps[i];"
+        page.wait_for_function("([i, k]) => { const s = window.lensa.runtime.steps[i];"
                                " return s.key !== k && s.drawn === s.key; }", arg=[index, before])
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
     assert errors == []

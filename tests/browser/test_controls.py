@@ -38,7 +38,7 @@ def build_controls_site(folder):
 
 def open_controls_page(watch, out, fragment=""):
     watch.page.goto((out / SLUG / "index.html").as_uri() + fragment)
-    watch.page.wait_for_function("window.explainerRuntime && window.explainerShare")
+    watch.page.wait_for_function("window.lensa?.runtime && window.lensa?.share")
     return watch.page
 
 
@@ -124,7 +124,7 @@ def test_the_slider_track_stays_put_whatever_its_value_and_the_toggle(site, brow
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto((site[0] / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     section = region(page, "The Mask Hides the Future")
     slider = section.get_by_role("slider", name="Query position", exact=True)
     toggle = section.get_by_role("button", name="Causal mask", exact=True)
@@ -159,7 +159,7 @@ def test_two_tokens_that_read_the_same_are_two_buttons_with_distinct_values(page
     assert readouts(section) == state_of(steps, 2, index=3).readouts == ["the", "3"]
     wait_fragment(page, "#step-2&s2=index:3")  # the value, not the label
     page.reload()
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     group = region(page, "Two Tokens Read the Same").get_by_role("group", name="Token", exact=True)
     assert group.get_by_role("button", name="the", exact=True).nth(1).get_attribute("aria-pressed") == "true"
 
@@ -200,7 +200,7 @@ def test_a_step_shows_each_of_its_charts_with_title_caption_and_table(page, site
         .map(c => c.data && ((c.layout.shapes || []).length || (c.layout.images || []).length))""")
     assert all(drawn), drawn
     # Every chart of the step shows the new state.
-    assert page.evaluate("explainerRuntime.steps[2].drawn") == state.key
+    assert page.evaluate("lensa.runtime.steps[2].drawn") == state.key
     first, second = (drawn_values(charts.nth(i))[0][0] for i in (0, 1))
     assert [first, second] == [pytest.approx(state.charts[0]["y"][0], abs=1e-4),
                                pytest.approx(state.charts[1]["y"][0], abs=1e-4)]
@@ -212,7 +212,7 @@ def test_several_charts_sit_side_by_side_on_a_wide_screen_and_stack_on_a_phone(s
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
         page.goto((out / SLUG / "index.html").as_uri() + "#step-3")
-        page.wait_for_function("window.explainerRuntime")
+        page.wait_for_function("window.lensa?.runtime")
         # Measured at once, relative to the step: the page may still be scrolling to it.
         boxes = page.evaluate("""() => {
             const step = document.getElementById('step-3').getBoundingClientRect();
@@ -233,7 +233,7 @@ def test_the_step_embed_shows_all_its_charts(site, offline_page):
     out, _, _ = site
     page = offline_page.page
     page.goto((out / "embed" / SLUG / "step-3.html").as_uri())
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     assert page.locator("[data-chart]").count() == 3
     for index in range(3):
         page.locator("[data-chart]").nth(index).locator(".main-svg").first.wait_for()
@@ -267,7 +267,7 @@ def test_each_chart_alone_has_an_embed_with_the_steps_controls(site, page):
 
     alone = page.context.new_page()
     alone.goto((out / "embed" / SLUG / "step-3-chart-2.html").as_uri() + "#s3=scale:0.5")
-    alone.wait_for_function("window.explainerRuntime")
+    alone.wait_for_function("window.lensa?.runtime")
     assert alone.locator("[data-chart]").count() == 1
     alone.locator("[data-chart] .main-svg").first.wait_for()
     assert alone.locator(".chart-title").all_inner_texts() == ["Weights"]

@@ -61,7 +61,7 @@ AWKWARD = {
 
 def open_page(watch, url):
     watch.page.goto(url)
-    watch.page.wait_for_function("window.explainerRuntime && window.explainerShare")
+    watch.page.wait_for_function("window.lensa?.runtime && window.lensa?.share")
     return watch.page
 
 
@@ -108,7 +108,7 @@ def test_a_deep_link_survives_a_reload(offline_page, explainer, browser):
     assert_fragment(page, "#step-3&s1=query:sat&s3=head:5,query:The")
     readouts = third.locator("dl dd").all_inner_texts()
     page.reload()
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     assert pressed(first, "Query") == "sat"
     assert pressed(third, "Head").startswith("Head 5")
     assert pressed(third, "Query") == "The"
@@ -117,7 +117,7 @@ def test_a_deep_link_survives_a_reload(offline_page, explainer, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     other = context.new_page()
     other.goto(f"{explainer}#step-3&s1=query:sat&s3=head:5,query:The")
-    other.wait_for_function("window.explainerShare")
+    other.wait_for_function("window.lensa?.share")
     assert pressed(step(other, "Different Patterns"), "Head").startswith("Head 5")
     top = other.evaluate("document.getElementById('step-3').getBoundingClientRect().top")
     assert 0 <= top < 100
@@ -172,7 +172,7 @@ def test_a_pending_write_never_undoes_an_address_the_reader_changed(offline_page
     page.clock.run_for(1000)  # the pending write has run, whatever its pause
     assert fragment(page) == "#s2=heads:8"
     page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))")
-    page.wait_for_function("explainerRuntime.steps[1].key !== explainerRuntime.steps[1].spec.default")
+    page.wait_for_function("lensa.runtime.steps[1].key !== lensa.runtime.steps[1].spec.default")
     assert pressed(step(page, "Multiple Heads"), "Heads") == "8"
     assert offline_page.errors == []
 
@@ -185,7 +185,7 @@ GARBAGE = [
 
 
 def at_defaults(page):
-    return page.evaluate("() => explainerRuntime.steps.every(s => s.key === s.spec.default)")
+    return page.evaluate("() => lensa.runtime.steps.every(s => s.key === s.spec.default)")
 
 
 @pytest.mark.parametrize("garbage", ["#s3=%E0%A4%A:%ZZ&s99=query:cat&&==", "#<script>alert(1)</script>"])
@@ -213,7 +213,7 @@ def test_a_stale_fragment_keeps_what_still_applies(offline_page, explainer):
     page = open_page(offline_page, explainer)
     page.evaluate("location.hash = '#s3=head:99,query:mat,gone:1'")
     third = step(page, "Different Patterns")
-    page.wait_for_function("explainerRuntime.steps[2].key !== explainerRuntime.steps[2].spec.default")
+    page.wait_for_function("lensa.runtime.steps[2].key !== lensa.runtime.steps[2].spec.default")
     assert pressed(third, "Head").startswith("Head 1")
     assert pressed(third, "Query") == "mat"
     assert offline_page.errors == []
@@ -229,7 +229,7 @@ def test_step_links_keep_the_state_in_the_address(offline_page, explainer):
     page.wait_for_function("Math.abs(document.getElementById('step-2').getBoundingClientRect().top) < 100")
     # Going back to a fragment with other states applies them.
     page.evaluate("location.hash = '#s2=heads:8'")
-    page.wait_for_function("explainerRuntime.steps[1].key !== explainerRuntime.steps[1].spec.default")
+    page.wait_for_function("lensa.runtime.steps[1].key !== lensa.runtime.steps[1].spec.default")
     assert pressed(step(page, "Multiple Heads"), "Heads") == "8"
     assert pressed(first, "Query") == "cat"
     assert offline_page.errors == []
@@ -246,7 +246,7 @@ def test_values_that_need_escaping_round_trip(tmp_site, tmp_path, offline_page):
     group.get_by_role("button", name="ü/?#%", exact=True).click()
     assert_fragment(page, "#step-2&s2=word:%C3%BC%2F%3F%23%25")
     page.reload()
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     assert pressed(words, "Word") == "ü/?#%"
     assert words.locator("dl dd").all_inner_texts() == ["5"]
     page.evaluate("location.hash = '#s2=word:c%3Ad'")
@@ -277,7 +277,7 @@ def test_a_slider_state_survives_a_reload(controls_page, controls_site):
     section.get_by_role("slider", name="Query position").fill("30")
     assert_fragment(page, "#step-1&s1=causal:true,position:30")
     page.reload()
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     section = region(page, "The Mask Hides the Future")
     assert section.get_by_role("slider", name="Query position").input_value() == "30"
     assert section.locator("output").inner_text() == "30"
@@ -292,7 +292,7 @@ def test_unusable_toggle_and_slider_values_are_ignored(controls_site, offline_pa
     out, steps, _ = site
     page = offline_page.page
     page.goto((out / CONTROLS_SLUG / "index.html").as_uri() + garbage)
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     section = region(page, "The Mask Hides the Future")
     assert section.get_by_role("slider", name="Query position").input_value() == "4"
     assert section.get_by_role("button", name="Causal mask").get_attribute("aria-pressed") == "false"
@@ -305,7 +305,7 @@ def test_a_deep_link_sets_a_slider_and_keeps_the_rest(controls_site, offline_pag
     out, steps, _ = site
     page = offline_page.page
     page.goto((out / CONTROLS_SLUG / "index.html").as_uri() + "#step-1&s1=position:12,causal:nope")
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     section = region(page, "The Mask Hides the Future")
     assert section.locator("output").inner_text() == "12"
     assert step_readouts(section) == state_of(steps, 1, position=12).readouts

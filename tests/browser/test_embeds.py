@@ -296,7 +296,7 @@ def test_embed_button_copies_absolute_code(browser, published, built_site, serve
     page = context.new_page()
     for site, expected_origin in ((origin, origin), (plain, plain)):
         page.goto(f"{site}/{SLUG}/index.html")
-        page.wait_for_function("window.explainerShare")
+        page.wait_for_function("window.lensa?.share")
         section = page.get_by_role("region", name="Concatenation", exact=True)
         section.get_by_text("Embed", exact=True).click()
         box = section.get_by_role("textbox", name="Embed code (HTML)")

@@ -170,7 +170,7 @@ def test_every_chart_downloads_the_state_shown(slug, built_site, reader, site_st
     explainer = next(page for page in site.pages if page.slug == slug)
     page = reader.page
     page.goto((out / slug / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     address = (out / slug / "index.html").resolve().as_uri()
     first_png = True
     for states, texts in zip(computed[slug], prose[slug]):
@@ -204,7 +204,7 @@ def test_colours_follow_the_scheme_shown_or_light_on_white(built_site, browser, 
                                   color_scheme="dark")
     page = context.new_page()
     page.goto((out / slug / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     section = page.get_by_role("region", name=computed[slug][0].step.title, exact=True)
     dark = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")
     shown, _ = download(section, 0, labels)
@@ -231,7 +231,7 @@ def test_a_step_embed_downloads_its_state_citing_the_full_explainer(slug, built_
     texts = prose[slug][computed[slug].index(states)]
     page = reader.page
     page.goto((out / "embed" / slug / f"step-{states.step.number}.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     section = page.get_by_role("region", name=states.step.title, exact=True)
     key = away_from_default(section, states)
     data, _ = download(section, 0, labels)
@@ -253,8 +253,8 @@ def test_the_single_file_copy_carries_download_figure(slug, built_site, reader, 
     texts = prose[slug][computed[slug].index(states)]
     page = reader.page
     page.goto(alone.as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
-    assert page.evaluate("typeof window.lensaFigure") == "undefined", "the figure code ran before it was asked for"
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
+    assert page.evaluate("typeof window.lensa?.figure") == "undefined", "the figure code ran before it was asked for"
     section = page.get_by_role("region", name=states.step.title, exact=True)
     section.scroll_into_view_if_needed()
     key = away_from_default(section, states)
@@ -273,7 +273,7 @@ def test_the_figure_code_loads_only_when_asked(built_site, reader, site_states):
     loaded = []
     page.on("request", lambda request: loaded.append(request.url))
     page.goto((out / EXPLAINERS[0] / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     page.mouse.wheel(0, 20000)
     page.wait_for_timeout(300)
     assert not any("figure.js" in url for url in loaded)
@@ -281,7 +281,7 @@ def test_the_figure_code_loads_only_when_asked(built_site, reader, site_states):
     assert buttons.count() == page.locator("[data-chart]").count()
     buttons.first.focus()
     page.keyboard.press("Enter")  # a real button: the keyboard opens it too
-    page.wait_for_function("window.lensaFigure")
+    page.wait_for_function("window.lensa?.figure")
     assert sum("figure.js" in url for url in loaded) == 1
     assert buttons.first.get_attribute("aria-expanded") == "true"
 
@@ -335,7 +335,7 @@ def test_a_published_site_cites_its_own_address_from_the_page_and_its_embeds(tmp
     page = reader.page
     for path in ("coin-flips/index.html", "embed/coin-flips/step-1.html", "offline/coin-flips.html"):
         page.goto((out / path).as_uri())
-        page.wait_for_function("window.explainerRuntime && window.Plotly")
+        page.wait_for_function("window.lensa?.runtime && window.Plotly")
         section = page.get_by_role("region", name=step.title, exact=True)
         data, _ = download(section, 0, labels)
         assert read_figure(data)[3] == f"{base}coin-flips/#step-1", path

@@ -117,7 +117,7 @@ def shows(page, state):
 def test_a_tap_before_plotly_has_run_is_answered_at_once_and_the_chart_catches_up(browser, hosted, coin_flips,
                                                                                    tiny_step):
     context, page, held, errors = open_page(browser, hosted["tiny"] + "coin-flips/index.html")
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     chart = page.locator("[data-chart]").first
     assert chart.locator("[data-poster]").count() == 1 and not page.evaluate("!!window.Plotly")
     # Tapped in turn, while plotly.js is still on its way: each is answered from the page data.
@@ -137,7 +137,7 @@ def test_a_tap_before_plotly_has_run_is_answered_at_once_and_the_chart_catches_u
     chart.locator(".main-svg").first.wait_for()
     page.wait_for_function("key => window.__drawn.includes(key)", arg=coin_flips[1].key)
     # The chart shows the state chosen last, and nothing is pending any more.
-    assert page.evaluate("explainerRuntime.steps[0].drawn") == coin_flips[1].key
+    assert page.evaluate("lensa.runtime.steps[0].drawn") == coin_flips[1].key
     assert page.evaluate("window.__drawn") == [coin_flips[1].key]
     assert chart.get_attribute("data-pending") is None and chart.locator("[data-poster]").count() == 0
     # Plotly's drawing is the figure of that state, shape for shape.
@@ -157,10 +157,10 @@ def test_taps_before_the_runtime_has_started_are_kept(browser, hosted, coin_flip
     # The controls show before runtime.js has arrived: two taps then.
     for number in (1, 3):
         flips(page).get_by_role("button", name=str(number), exact=True).tap()
-    assert not page.evaluate("!!window.explainerRuntime")
+    assert not page.evaluate("!!window.lensa?.runtime")
     assert shows(page, coin_flips[2]), "nothing answers yet"
     held["runtime.js"].release()
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     assert page.evaluate("window.__shown") == [coin_flips[1].key, coin_flips[3].key]
     assert shows(page, coin_flips[3])
     assert flips(page).get_by_role("button", name="3", exact=True).get_attribute("aria-pressed") == "true"
@@ -179,13 +179,13 @@ def test_plotly_is_fetched_once_the_first_view_is_painted_and_only_once(browser,
                                             requested=requested)
     flips(page).get_by_role("button", name="3", exact=True).wait_for()
     page.wait_for_function(PLOTLY_FETCHED)
-    assert not page.evaluate("!!window.explainerRuntime")
+    assert not page.evaluate("!!window.lensa?.runtime")
     painted, fetched = page.evaluate("""[performance.getEntriesByName('first-contentful-paint')[0].startTime,
         performance.getEntriesByType('resource').find(e => /plotly\\.min\\.js/.test(e.name)).startTime]""")
     assert painted <= fetched, "plotly.js is fetched after the first view is painted"
     held["runtime.js"].release()
     page.wait_for_load_state("load")
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     page.wait_for_timeout(1500)  # past the runtime's own fetch once the page has loaded and is idle
     assert sum("plotly" in url for url in requested) == 1
     assert not page.evaluate("!!window.Plotly") and errors == []
@@ -218,9 +218,9 @@ def test_a_slider_moved_before_the_runtime_has_started_is_followed(browser, host
     slider.fill("17")
     assert section.locator("output").inner_text() == "4", "nothing answers yet"
     held["runtime.js"].release()
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     assert section.locator("output").inner_text() == "17"
-    assert page.evaluate("window.__shown").count(page.evaluate("explainerRuntime.steps[0].key")) == 1
+    assert page.evaluate("window.__shown").count(page.evaluate("lensa.runtime.steps[0].key")) == 1
     held["plotly.min.js"].release()
     assert errors == []
     context.close()
@@ -246,11 +246,11 @@ def test_a_phone_that_only_reads_never_runs_plotly(browser, hosted):
 def test_a_deep_link_has_plotly_draw_the_chart_it_changes_when_it_comes_into_view(browser, hosted):
     context, page, held, errors = open_page(browser, hosted["controls"] + "masks/index.html#step-1&s1=position:17",
                                             hold=())
-    page.wait_for_function("window.explainerRuntime && window.explainerShare")
+    page.wait_for_function("window.lensa?.runtime && window.lensa?.share")
     section = page.get_by_role("region", name="The Mask Hides the Future", exact=True)
     assert section.locator("output").inner_text() == "17"
     section.locator("[data-chart] .main-svg").first.wait_for()
-    assert page.evaluate("explainerRuntime.steps[0].drawn === explainerRuntime.steps[0].key") and errors == []
+    assert page.evaluate("lensa.runtime.steps[0].drawn === lensa.runtime.steps[0].key") and errors == []
     context.close()
 
 
@@ -259,7 +259,7 @@ def test_a_device_that_hovers_runs_plotly_once_a_chart_nears_the_view(browser, h
                                             hold=())
     # No tap: the chart is in view, and its hover labels need Plotly's axes.
     page.locator("[data-chart] .main-svg").first.wait_for()
-    assert page.evaluate("explainerRuntime.steps[0].drawn") == page.evaluate("explainerRuntime.steps[0].key")
+    assert page.evaluate("lensa.runtime.steps[0].drawn") == page.evaluate("lensa.runtime.steps[0].key")
     assert errors == []
     context.close()
 
@@ -269,7 +269,7 @@ def test_embeds_on_one_course_page_run_plotly_only_when_tapped(browser, hosted):
     page = context.new_page()
     page.goto(hosted["course"] + "week.html")
     for frame in page.frames[1:]:
-        frame.wait_for_function("window.explainerRuntime")
+        frame.wait_for_function("window.lensa?.runtime")
     page.wait_for_timeout(500)
     assert [frame.evaluate("!!window.Plotly") for frame in page.frames[1:]] == [False, False, False]
     embed = page.frame_locator('iframe[title="Embed 1"]')
@@ -289,12 +289,12 @@ def test_the_single_file_copy_runs_its_inline_plotly_when_a_tap_needs_it(browser
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(copy.as_uri())
-    page.wait_for_function("window.explainerRuntime")
+    page.wait_for_function("window.lensa?.runtime")
     assert not page.evaluate("!!window.Plotly")
     flips(page).get_by_role("button", name="3", exact=True).tap()
     assert shows(page, coin_flips[3])
     page.locator("[data-chart] .main-svg").first.wait_for()
-    assert page.evaluate("explainerRuntime.steps[0].drawn") == coin_flips[3].key
+    assert page.evaluate("lensa.runtime.steps[0].drawn") == coin_flips[3].key
     assert re.search(r"plotly\.js", page.evaluate("document.querySelector('template[data-plotly]').content.textContent.slice(0, 300)"))
     assert errors == []
     context.close()
@@ -309,7 +309,7 @@ def test_a_word_pressed_before_the_games_runtime_has_started_is_kept(browser, bu
         word.tap()
         assert word.get_attribute("aria-pressed") == "false", "nothing answers yet"
         held["game.js"].release()
-        page.wait_for_function("window.gameRuntime")
+        page.wait_for_function("window.lensa?.game")
         assert word.get_attribute("aria-pressed") == "true"
         assert len(page.evaluate("window.__shown")) >= 1 and errors == []
         context.close()

@@ -52,7 +52,7 @@ def test_one_step_of_each_explainer_by_keyboard(themed_site, browser, computed):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto((out / explainer.slug / "index.html").as_uri())
-        page.wait_for_function("window.explainerRuntime")
+        page.wait_for_function("window.lensa?.runtime")
         section = page.locator(f"#step-{first.step.number}")
 
         page.keyboard.press("Tab")
@@ -197,7 +197,7 @@ def test_one_round_of_each_game_by_keyboard(themed_site, browser, computed):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto((out / game.slug / "index.html").as_uri())
-        page.wait_for_function("window.gameRuntime")
+        page.wait_for_function("window.lensa?.game")
         for _ in range(300):
             page.keyboard.press("Tab")
             info = focused(page)

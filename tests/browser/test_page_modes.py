@@ -25,7 +25,7 @@ def explainer(browser, out, scheme="light", **options):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto((out / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     return context, page, errors
 
 
@@ -146,10 +146,10 @@ def test_reduced_motion_turns_chart_transitions_off(built_site, browser, motion)
     assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == \
         ("auto" if motion == "reduce" else "smooth")
     # Give the first step's figure an animated transition, as a chart kind could.
-    page.evaluate("window.explainerRuntime.steps[0].spec.charts[0].layout.transition = {duration: 400}")
+    page.evaluate("window.lensa.runtime.steps[0].spec.charts[0].layout.transition = {duration: 400}")
     section = page.locator("#step-1")
     section.scroll_into_view_if_needed()
-    page.evaluate("window.explainerRuntime.plotly().then(() => true)")
+    page.evaluate("window.lensa.runtime.plotly().then(() => true)")
     section.locator(".main-svg").first.wait_for()
     section.get_by_role("group").first.get_by_role("button", pressed=False).first.click()
     transition = page.evaluate("document.querySelector('#step-1 [data-chart]').layout.transition")

@@ -93,7 +93,7 @@ def test_answers_right_and_wrong_with_feedback_links_a_kept_score_and_try_again(
         section = page.get_by_role("region", name=states.step.title, exact=True)
         linked = states.by_key(found.key)
         wanted = [c.values.index(linked.choice[c.name]) for c in states.step.controls]
-        page.wait_for_function("([id, wanted]) => window.explainerRuntime.steps.some(s => s.section.id === id && "
+        page.wait_for_function("([id, wanted]) => window.lensa.runtime.steps.some(s => s.section.id === id && "
                                "s.controls.every((c, i) => c.index() === wanted[i]))",
                                arg=[f"step-{found.step_number}", wanted])
         assert shown_step(section)["chosen"] == [i if c.kind != "toggle" else bool(i)
@@ -249,7 +249,7 @@ def test_a_chart_question_reads_the_step_as_the_reader_left_it(built_site, offli
     other = next(s for s in states.states if s.key not in found.keys)
     set_step(page, states, other.choice)
     assert shown_feedback(group)["result"] == "right", "moving the controls after the check changes nothing"
-    record = page.evaluate(f"lensaQuiz.records()[{number - 1}]")
+    record = page.evaluate(f"lensa.quiz.records()[{number - 1}]")
     assert record["right"] and record["choice"] == [list(pair) for pair in found.example]
 
 
@@ -258,9 +258,9 @@ def test_questions_js_runs_only_once_the_questions_near_the_screen(built_site, o
     only once a reader scrolls near them, and then they answer."""
     page = offline_page.page
     page.goto((built_site[0] / QUIZZED[0] / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && document.readyState === 'complete'")
+    page.wait_for_function("window.lensa?.runtime && document.readyState === 'complete'")
     # A script element of the page (not the one held in the template) that loads questions.js.
     fetched = "() => Array.from(document.scripts).some(s => /questions\\.js/.test(s.src))"
-    assert page.evaluate("window.lensaQuiz.ready") is False and not page.evaluate(fetched)
+    assert page.evaluate("window.lensa.quiz.ready") is False and not page.evaluate(fetched)
     reach_questions(page)
     assert page.evaluate(fetched) and page.get_by_role("button", name="Check", exact=True).first.is_visible()

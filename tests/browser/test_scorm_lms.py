@@ -93,7 +93,7 @@ def quiz_of(site_states, slug):
 
 def wait_for_quiz(lms: LMS) -> None:
     lms.page.wait_for_function("() => { const w = document.querySelector('#sco').contentWindow; "
-                               "return w.lensaQuiz && w.lensaQuiz.ready && w.explainerRuntime; }")
+                               "return w.lensa?.quiz && w.lensa.quiz.ready && w.lensa?.runtime; }")
 
 
 def status(lms: LMS, version: str) -> str:
@@ -164,7 +164,7 @@ def test_leaving_at_step_3_with_a_choice_resumes_there(lms, lms_server, built_si
     group = frame.locator("#step-3").get_by_role("group").first
     button = group.get_by_role("button", name=name, exact=True)
     button.wait_for()
-    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.explainerShare")
+    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.lensa?.share")
     assert button.get_attribute("aria-pressed") == "true"
     heading = frame.get_by_role("heading", name=explainer.steps[2].title, exact=True)
     lms.page.wait_for_function("() => document.readyState === 'complete' && "
@@ -289,7 +289,7 @@ def test_in_a_frame_with_no_lms_nothing_changes_and_nothing_is_logged(lms, lms_s
                       f"{lms._packages[unpacked.name]}{explainer.slug}/index.html")
     frame = lms.page.frame_locator("#sco")
     frame.get_by_role("heading", level=1).wait_for()
-    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.explainerRuntime")
+    lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.lensa?.runtime")
     frame.get_by_role("navigation", name="Steps").get_by_role("link").nth(1).click()
     # The page keeps its own address, as on the site (share.js), and no LMS call is tried.
     lms.page.wait_for_function("() => document.querySelector('#sco').contentWindow.location.hash === '#step-2'")

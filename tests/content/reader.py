@@ -14,7 +14,7 @@ def open_explainer(watch, out, slug):
     """Open a built explainer in an offline page (conftest's PageWatch) and wait
     for its runtime and plotly.js, so that controls answer clicks."""
     watch.page.goto((out / slug / "index.html").as_uri())
-    watch.page.wait_for_function("window.explainerRuntime && window.Plotly")
+    watch.page.wait_for_function("window.lensa?.runtime && window.Plotly")
     return watch
 
 
@@ -270,7 +270,7 @@ def wait_until_drawn(section, timeout_ms=10_000):
     """Wait until the runtime has drawn every chart of the step in `section` in the
     state it now shows (a chart may finish drawing after the click returns)."""
     section.evaluate("""(el, timeout) => new Promise((done, fail) => {
-        const step = window.explainerRuntime.steps.find(s => s.section === el);
+        const step = window.lensa.runtime.steps.find(s => s.section === el);
         const until = performance.now() + timeout;
         (function check() {
             if (!step.charts.length || step.drawn === step.key) done();

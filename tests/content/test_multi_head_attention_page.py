@@ -47,7 +47,7 @@ def test_step6_small_multiples_leave_out_numbers_too_small_to_read(built_site, b
         watch = PageWatch(page)
         page.goto((built_site[0] / SLUG / "index.html").as_uri())
         wait_for_runtime(page)
-        page.evaluate("window.explainerRuntime.plotly()")
+        page.evaluate("window.lensa.runtime.plotly()")
         page.wait_for_function("window.Plotly")
         section = page.get_by_role("region", name="Multi-Head in Action", exact=True)
         section.scroll_into_view_if_needed()

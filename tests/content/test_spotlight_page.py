@@ -108,7 +108,7 @@ def test_every_round_shows_where_attention_goes_the_top_answers_and_feedback(gam
     source, rounds, text = game
     page = offline_page.page
     page.goto((built_site[0] / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.gameRuntime")
+    page.wait_for_function("window.lensa?.game")
     rng = random.Random(42)
     for number, states in enumerate(rounds, start=1):
         sample = rng.sample(states.states, min(SAMPLE, len(states.states)))
@@ -137,7 +137,7 @@ def test_a_click_moves_the_arcs_bars_and_feedback(game, built_site, offline_page
     one = rounds[0]
     page = offline_page.page
     page.goto((built_site[0] / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.gameRuntime")
+    page.wait_for_function("window.lensa?.game")
     region = page.get_by_role("region", name="Agreement", exact=True)
     assert [(a, float(w)) for a, w in visible_arcs(region)] == [("0-b", 6.0)], "the empty spotlight: a loop"
     words = region.get_by_role("group", name="Spotlight", exact=True)

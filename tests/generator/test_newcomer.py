@@ -42,7 +42,7 @@ def phone(site, browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto((site[0] / SLUG / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     yield page
     context.close()
     assert errors == []

@@ -239,7 +239,7 @@ def test_the_pages_work_from_disk_and_under_a_subpath(author_site, browser):
             page.on("request", lambda r: requests.append(r.url) if not r.url.endswith("/favicon.ico") else None)
             page.goto(start)
             page.get_by_role("link", name="How Temperature Shapes a Softmax").first.click()
-            page.wait_for_function("window.explainerRuntime && window.Plotly")
+            page.wait_for_function("window.lensa?.runtime && window.Plotly")
             section = page.get_by_role("region", name="Temperature Reshapes the Choice", exact=True)
             readout = section.locator("dl dd").first
             before = readout.inner_text()

@@ -219,7 +219,7 @@ def test_the_new_explainer_works_in_the_browser(tmp_site, tmp_path, offline_page
     computed, spread = result.computed["my-topic"]
     page = offline_page.page
     page.goto((out / "my-topic" / "index.html").as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     section = page.get_by_role("region", name=computed.step.title, exact=True)
     chart = section.locator("[data-chart]")
     chart.locator(".main-svg").first.wait_for()

@@ -79,7 +79,7 @@ def page(server, browser):
     sockets = []
     p.on("websocket", lambda socket: sockets.append(socket.url))
     p.goto(server.url + "coin-flips/index.html")
-    p.wait_for_function("window.explainerRuntime && window.Plotly")
+    p.wait_for_function("window.lensa?.runtime && window.Plotly")
     p.evaluate("window.__sameDocument = true")
     p.wait_for_function("window.LiveReload && window.LiveReload.connector.protocol >= 7")  # listening
     assert sockets == [server.url.replace("http:", "ws:") + "livereload"]  # livereload's own channel
@@ -227,7 +227,7 @@ def test_a_failed_rebuild_shows_an_overlay_over_the_last_good_page(server, page)
     finally:
         edit(step, "With {{ flipz }} flips", "With {{ flips }} flips")
     page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
-    page.wait_for_function("window.explainerRuntime && window.Plotly", timeout=WAIT_MS)
+    page.wait_for_function("window.lensa?.runtime && window.Plotly", timeout=WAIT_MS)
     assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
 
 

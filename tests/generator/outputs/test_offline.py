@@ -97,8 +97,9 @@ def test_script_text_cannot_close_its_element():
     assert text == "a = '<\\/SCRIPT>'; b = '\\x3C!-- c'; d = '\\u001A\\u0001\t';"
 
 
-# What each kind's single-file copy must run inline: its runtime.
-RUNTIMES = {"explainer": ("explainerRuntime",), "game": ("gameRuntime",)}
+# What each kind's single-file copy must run inline: its runtime (minified: where it puts
+# itself on window.lensa).
+RUNTIMES = {"explainer": (".runtime={steps:",), "game": (".game={rounds:",)}
 
 
 def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
@@ -135,7 +136,7 @@ def test_copy_alone_in_an_empty_folder_is_fully_interactive(built_site, offline_
     assert [p.name for p in alone.parent.iterdir()] == ["saved.html"]
     page = offline_page.page
     page.goto(alone.as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     for computed, texts in zip(steps, prose):
         step = computed.step
         section = page.get_by_role("region", name=step.title, exact=True)
@@ -307,7 +308,7 @@ def test_a_quirky_theme_gets_a_working_copy(tmp_site, tmp_path, offline_page):
     assert not re.search(r"\b(src|href)=(?![\"']?(#|https?:|data:))", markup, re.I)
     page = offline_page.page
     page.goto(alone.as_uri())
-    page.wait_for_function("window.explainerRuntime && window.Plotly")
+    page.wait_for_function("window.lensa?.runtime && window.Plotly")
     page.locator("[data-chart] .main-svg").first.wait_for()
     assert offline_page.blocked == [] and offline_page.errors == []
 

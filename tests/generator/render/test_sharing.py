@@ -65,7 +65,7 @@ def test_embed_button_shows_and_copies_the_code_from_disk(built_site, offline_pa
     out, _ = built_site
     page = offline_page.page
     page.goto((out / "multi-head-attention" / "index.html").as_uri())
-    page.wait_for_function("window.explainerShare")
+    page.wait_for_function("window.lensa?.share")
     section = page.get_by_role("region", name="Different Patterns", exact=True)
     box = section.get_by_role("textbox", name="Embed code (HTML)")
     assert not box.is_visible()

@@ -1,7 +1,7 @@
 'use strict';
 // Bundles the theme's scripts: the ES modules under themes/default/scripts/ into one
 // classic script per file the pages load, at the paths they have always had
-// (themes/default/static/runtime.js, share.js, figure.js), so templates, the single-file
+// (themes/default/static/runtime.js, share.js, figure.js, …), so templates, the single-file
 // copy (outputs/offline.py), SCORM packages and pages opened from file:// work as
 // before. The bundles are committed: an installed Lensa has no Node. A test
 // (tests/scripts/test_bundles.py) runs `--check`, which fails when a committed bundle
@@ -22,6 +22,12 @@ const BUNDLES = {
     'runtime.js': 'runtime/main.js',
     'share.js': 'share/main.js',
     'figure.js': 'figure/main.js',
+    'game.js': 'game/main.js',
+    'questions.js': 'questions/main.js',
+    'scorm.js': 'scorm/main.js',
+    'embed-code.js': 'embed-code/main.js',
+    'frame.js': 'frame/main.js',
+    'embed.js': 'embed/main.js',
 };
 
 let esbuild;

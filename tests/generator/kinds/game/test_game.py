@@ -333,7 +333,7 @@ def test_bad_key_words_and_reveal_heads_are_named(game_site, old, new, message):
 def open_game(watch: PageWatch, url: str):
     page = watch.page
     page.goto(url)
-    page.wait_for_function("window.gameRuntime")
+    page.wait_for_function("window.lensa?.game")
     return page
 
 
@@ -498,7 +498,7 @@ def test_a_deep_link_to_a_round_and_its_spotlight_survives_reload(game, offline_
     moved = states.by_key(best.to[2][len(states.candidates)])
     page.wait_for_function("hash => location.hash === hash", arg=f"#round-4&spotlight={moved.key}")
     page.reload()
-    page.wait_for_function("window.gameRuntime")
+    page.wait_for_function("window.lensa?.game")
     region = page.get_by_role("region", name="Three heads", exact=True)
     assert region.is_visible() and readout(region, "Answer") == moved.readouts[0]
     assert word_button(region, states, 2, states.candidates[-1]).get_attribute("aria-pressed") == "true"
@@ -551,7 +551,7 @@ def test_the_score_is_remembered_where_storage_is_allowed(game, browser, tmp_pat
                             "&& JSON.parse(localStorage.getItem(k))[0] > 0)")
     other.close()
     page.reload()
-    page.wait_for_function("window.gameRuntime")
+    page.wait_for_function("window.lensa?.game")
     region = page.get_by_role("region", name="Agreement", exact=True)
     assert readout(region, "Score") == "3 of 12 stars"
     assert region.get_by_role("region", name="What this round shows").is_visible()
@@ -628,7 +628,7 @@ def test_a_solved_and_revealed_round_has_no_serious_accessibility_violation(game
         states = rounds[number - 1]
         page.goto(f"{(out / SLUG / 'index.html').as_uri()}#round-{number}&spotlight={states.best_key}")
         page.reload()  # a new document at the deep link, not a same-document jump
-        page.wait_for_function("window.gameRuntime")
+        page.wait_for_function("window.lensa?.game")
         region = page.get_by_role("region", name=states.round.title, exact=True)
         region.get_by_role("button", name="Reveal").click()
         region.get_by_text("Show data", exact=True).click()

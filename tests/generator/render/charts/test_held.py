@@ -177,7 +177,7 @@ FRAME = """gd => {
 # Plotly's own frame of each chart of the step, compared with the one before the first.
 SWEEP = """async (frame) => {
     frame = eval(frame);
-    const runtime = window.explainerRuntime;
+    const runtime = window.lensa?.runtime;
     await runtime.plotly();
     const moved = [];
     for (let s = 0; s < runtime.steps.length; s++) {
@@ -213,7 +213,7 @@ def test_plotly_keeps_each_charts_layout_through_every_click(slug, built_site, b
     watch = PageWatch(context.new_page())
     try:
         watch.page.goto((built_site[0] / slug / "index.html").as_uri())
-        watch.page.wait_for_function("() => window.explainerRuntime")
+        watch.page.wait_for_function("() => window.lensa?.runtime")
         assert watch.page.evaluate(SWEEP, FRAME) == []
         assert watch.errors == []
     finally:

@@ -3,7 +3,7 @@
 // throttles a flood of them), so clicking through states writes it once, not per click;
 // replaceState, not pushState, so the Back button is not filled with every click.
 // Leaving, hiding or reloading the page writes the last choice at once.
-// (game.js, a classic script, keeps its own copy.)
+// (share/main.js and game/main.js write the address with it.)
 
 export var PAUSE = 250;  // ms without a click before the address is written
 

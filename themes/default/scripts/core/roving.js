@@ -1,7 +1,7 @@
 // Roving focus in a group of buttons: Tab reaches the group once, arrow keys (and Home,
 // End) move inside it, Enter or Space presses the focused button. rove(buttons, event)
 // handles a keydown in the group: it moves the focus and the group's one tab stop, and
-// says whether it did. (game.js, a classic script, keeps its own copy.)
+// says whether it did. (The runtime's controls and the game's word groups use it.)
 export function rove(buttons, event) {
   var at = buttons.indexOf(document.activeElement);
   if (at < 0) return false;

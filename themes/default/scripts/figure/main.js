@@ -13,14 +13,15 @@
    gives the figure files of the build. In a frame that may not allow downloads (a
    sandboxed iframe, as LMS frames often are) the figure also opens in the page, to be
    saved from there.
-   On window: lensaFigure = {toggle(button)}, which share.js calls. */
+   On window: lensa.figure = {toggle(button)}, which share.js calls. */
 import { createPool } from "../core/pool.js";
 import { themed } from "../core/theme.js";
+import { lensa } from "../core/lensa.js";
 
-if (window.explainerRuntime && document.getElementById("figure-kit") && !window.lensaFigure) start();
+if (lensa.runtime && document.getElementById("figure-kit") && !lensa.figure) start();
 
 function start() {
-  var runtime = window.explainerRuntime, share = window.explainerShare;
+  var runtime = lensa.runtime, share = lensa.share;
   var kit = document.getElementById("figure-kit");
   var about = JSON.parse(kit.getAttribute("data-figure"));
   var labels = about.labels;
@@ -98,7 +99,7 @@ function start() {
   // The runtime runs plotly.js only when something needs it (runtime.js, its header):
   // a figure asks for it as a tap does.
   function whenPlotly() {
-    var runtime = window.explainerRuntime;
+    var runtime = lensa.runtime;
     if (runtime && runtime.plotly) return runtime.plotly();
     return window.Plotly ? Promise.resolve(window.Plotly) : Promise.reject(new Error("plotly.js is not on this page"));
   }
@@ -274,7 +275,8 @@ function start() {
     ".figure-panel label{display:inline-flex;align-items:center;gap:.375rem;min-height:1.5rem}" +
     ".figure-actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}" +
     ".figure-actions button{font:inherit;font-weight:600;min-height:2.25rem;padding:.25rem .875rem;" +
-    "border-radius:.375rem;cursor:pointer;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg)}" +
+    "border-radius:.375rem;cursor:pointer;border:1px solid var(--accent);background:var(--accent);" +
+    "color:var(--accent-fg)}" +
     ".figure-panel [role=status]{margin:0;color:var(--muted)}" +
     ".figure-opened{margin:.5rem 0 0}.figure-opened img{display:block;max-width:100%;height:auto;margin-top:.5rem;" +
     "border:1px solid var(--border)}";
@@ -337,5 +339,5 @@ function start() {
     button.setAttribute("aria-expanded", open ? "true" : "false");
   }
 
-  window.lensaFigure = { toggle: toggle };
+  lensa.figure = { toggle: toggle };
 }

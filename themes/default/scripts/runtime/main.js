@@ -15,12 +15,13 @@
      prose, tables), at once on every choice;
    - "explainer:drawn", detail {key, chart}: Plotly has drawn chart number
      `chart` of the step in that state.
-   On window: explainerRuntime = {steps, plotly()} (docs/architecture.md). */
+   On window: lensa.runtime = {steps, plotly()} (docs/architecture.md). */
 import { createPool } from "../core/pool.js";
 import { Step } from "./step.js";
 import { createLoader } from "./plotly.js";
 import { observe } from "./observers.js";
 import { printing } from "./print.js";
+import { lensa } from "../core/lensa.js";
 
 var source = document.getElementById("explainer-data");
 if (source) start(JSON.parse(source.textContent));
@@ -37,7 +38,7 @@ function start(data) {
   // parsed; a slow phone shows the controls well before): the taps the page's head kept
   // (templates/_early_input.html) in order, and a slider's thumb wherever it now is
   // (moved, or put back by the browser on a reload). None is lost.
-  (window.lensaEarlyInput || []).forEach(function (target) {
+  ((lensa.early && lensa.early.input) || []).forEach(function (target) {
     var section = target.closest("section[data-step]"), group = target.closest("[data-control]");
     steps.forEach(function (step) {
       if (step.section === section) step.take(step.groups.indexOf(group), target);
@@ -56,5 +57,5 @@ function start(data) {
 
   // `plotly()`: a promise of window.Plotly, running plotly.js now if it has not run (for
   // a script that needs Plotly itself, such as one that exports a chart).
-  window.explainerRuntime = { steps: steps, plotly: page.plotly.load };
+  lensa.runtime = { steps: steps, plotly: page.plotly.load };
 }

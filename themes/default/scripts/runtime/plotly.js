@@ -4,37 +4,40 @@
    1. The page holds plotly.js in <template data-plotly> (templates/_plotly.html): a
       <script src> of the file. Nothing in a template is fetched or run, so the page's
       first view has the network to itself.
-   2. The page's head (templates/_early_input.html) defines window.lensaFetchPlotly(),
+   2. The page's head (templates/_early_input.html) defines lensa.early.fetchPlotly(),
       which fetches the file without running it (a low-priority <link rel="preload">
-      marked data-plotly-fetch), and window.lensaPainted(), whether the first view is
+      marked data-plotly-fetch), and lensa.early.painted(), whether the first view is
       painted. It fetches once that paint comes, or at a first tap before it (the tap
-      itself is kept in window.lensaEarlyInput for the runtime to replay).
+      itself is kept in lensa.early.input for the runtime to replay).
    3. This loader fetches it, where neither came (a page loaded hidden, whose frames
       never run), once the page has loaded and the main thread is idle; and it RUNS it
       once, when first needed: load() (a chart in view must show a state its still
       drawing does not, a tap on a chart: soon(); a hovering device nearing a chart:
-      idle(); a script asking: explainerRuntime.plotly()).
+      idle(); a script asking: lensa.runtime.plotly()).
    4. The single-file copy (outputs/offline.py) inlines the template's script, so the
       template holds plotly.js's text rather than an address: load() runs that text.
    5. A theme may leave the template out and load plotly.js with a script of its own:
       load() then waits for window.Plotly once the page has loaded.
 
    createLoader(loaded): {load, soon, idle}; `loaded` is called once plotly.js has run. */
+import { lensa } from "../core/lensa.js";
+
 export function createLoader(loaded) {
   var held = document.querySelector("template[data-plotly]");
   var code = held && held.content.querySelector("script");
   var address = code && code.getAttribute("src");
   var loading = null, asked = null;
-  if (address && window.lensaFetchPlotly) {
+  var early = lensa.early;
+  if (address && early && early.fetchPlotly) {
     // Not once a script is fetching it already (a tap or a deep link ran it).
-    var fetchEarly = function () { if (!loading) window.lensaFetchPlotly(); };
+    var fetchEarly = function () { if (!loading) early.fetchPlotly(); };
     var afterLoad = function () {
       if (window.requestIdleCallback) window.requestIdleCallback(fetchEarly, { timeout: 1000 });
       else setTimeout(fetchEarly, 0);
     };
     // Painted already (frames wait behind the parser's long tasks, so the watch may not
     // have seen it yet): now. A hidden page: once it has loaded.
-    if (window.lensaPainted && window.lensaPainted()) fetchEarly();
+    if (early.painted && early.painted()) fetchEarly();
     else if (document.readyState === "complete") afterLoad();
     else window.addEventListener("load", afterLoad);
   }

@@ -6,6 +6,7 @@ import { Control } from "./controls.js";
 import { Chart } from "./charts.js";
 import { frameChanged } from "./diff.js";
 import { fillTable } from "./tables.js";
+import { lensa } from "../core/lensa.js";
 
 // `page`: {data, pool, plotly} (main.js), shared by every step.
 export function Step(section, page) {
@@ -81,7 +82,7 @@ Step.prototype.show = function () {
   var prose = section.querySelector("[data-prose]");
   if (prose && shown.prose !== state.prose) {
     prose.innerHTML = state.prose;
-    if (window.lensaText) window.lensaText(prose);  // citations' cards, code's Copy (_markup.html)
+    if (lensa.text) lensa.text(prose);  // citations' cards, code's Copy (_markup.html)
   }
   var tables = shown.tables || [];
   state.charts.forEach(function (chart, i) {

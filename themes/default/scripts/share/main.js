@@ -1,14 +1,16 @@
 /* Sharing (bundled into static/share.js by ../bundle.cjs): deep links (the address
    fragment holds the state of the steps, fragment.js) and the Embed button's iframe
-   code. Loaded after runtime.js, it works only through window.explainerRuntime.steps
+   code. Loaded after runtime.js, it works only through lensa.runtime.steps
    (each step's section, spec, key, controls, each with its name, the names of its
    values, index() and initial, and select(control, value)) and the "explainer:state"
-   events, so the runtime knows nothing about addresses. On window: explainerShare =
+   events, so the runtime knows nothing about addresses. On window: lensa.share =
    {fragment(), parse(hash), step(step)} (docs/architecture.md). */
 import { delayedWriter, withFragment } from "../core/address.js";
+import { framed } from "../core/frame.js";
 import { parseFragment } from "./fragment.js";
+import { lensa } from "../core/lensa.js";
 
-if (window.explainerRuntime) start(window.explainerRuntime);
+if (lensa.runtime) start(lensa.runtime);
 
 function start(runtime) {
   var steps = runtime.steps;
@@ -36,7 +38,9 @@ function start(runtime) {
         var wanted = states[stepNumber(step)] || {};
         step.controls.forEach(function (control, index) {
           var choice = -1;
-          if (Object.prototype.hasOwnProperty.call(wanted, control.name)) choice = control.names.indexOf(wanted[control.name]);
+          if (Object.prototype.hasOwnProperty.call(wanted, control.name)) {
+            choice = control.names.indexOf(wanted[control.name]);
+          }
           if (choice < 0) choice = control.initial;  // a value no longer offered, or garbage
           if (choice >= 0 && choice !== control.index()) step.select(index, choice);
         });
@@ -44,10 +48,6 @@ function start(runtime) {
     } finally {
       applying = false;
     }
-  }
-
-  function framed() {
-    try { return window.self !== window.top; } catch (err) { return true; }
   }
 
   function scrollToTarget(target, instant) {
@@ -129,7 +129,7 @@ function start(runtime) {
 
   /* ---- The Embed button (embed-code.js): its code follows the state shown ---- */
 
-  var embedCode = window.lensaEmbedCode;
+  var embedCode = lensa.embedCode;
   if (embedCode) {
     slice.call(document.querySelectorAll("textarea[data-embed-code]")).forEach(function (box) {
       var section = box.closest("section[data-step]");
@@ -146,8 +146,8 @@ function start(runtime) {
   document.addEventListener("click", function (event) {
     var button = kit && event.target.closest && event.target.closest("button[data-figure]");
     if (!button) return;
-    function open() { window.lensaFigure.toggle(button); }
-    if (window.lensaFigure) return open();
+    function open() { lensa.figure.toggle(button); }
+    if (lensa.figure) return open();
     if (kit.busy) return;
     kit.busy = true;
     // The kit's script, by its address, or its text in a single-file copy (which runs at once).
@@ -163,6 +163,6 @@ function start(runtime) {
     if (!script.src) open();
   });
 
-  window.explainerShare = { fragment: function () { return pageFragment(); }, parse: parseFragment,
+  lensa.share = { fragment: function () { return pageFragment(); }, parse: parseFragment,
                             step: stepFragment };
 }
