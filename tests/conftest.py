@@ -68,6 +68,27 @@ def built_site(tmp_path_factory):
     return out, result
 
 
+# The generator's own sites: small fixtures whose every page a test of the generator knows,
+# so that editing the series (content/) fails no test of the generator (tests/test_tree.py).
+@pytest.fixture(scope="session")
+def tiny_site(tmp_path_factory):
+    """The tiny fixture site (tests/fixtures/tiny: one explainer, coin-flips), built once: (out, result)."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("tiny") / "build"
+    return out, build(FIXTURES / "tiny" / "content", out, THEMES)
+
+
+@pytest.fixture(scope="session")
+def charts_site(tmp_path_factory):
+    """The charts fixture site (tests/fixtures/charts: one explainer, a step for every chart kind
+    and variant), built once: (out, result)."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("charts") / "build"
+    return out, build(FIXTURES / "charts" / "content", out, THEMES)
+
+
 THEME_NAMES = ("default", "course")
 
 
