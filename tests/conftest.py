@@ -89,6 +89,23 @@ def charts_site(tmp_path_factory):
     return out, build(FIXTURES / "charts" / "content", out, THEMES)
 
 
+@pytest.fixture(scope="session")
+def tiny_game_content(tmp_path_factory):
+    """The tiny site with a one-round game beside its explainer (tests/tiny_game.py): its content folder."""
+    from .tiny_game import write_tiny_game
+
+    return write_tiny_game(tmp_path_factory.mktemp("game") / "content")
+
+
+@pytest.fixture(scope="session")
+def tiny_game(tiny_game_content):
+    """(the build folder, the build's result) of the tiny site with the game at blanks/."""
+    from generator.build import build
+
+    out = tiny_game_content.parent / "out"
+    return out, build(tiny_game_content, out, THEMES)
+
+
 THEME_NAMES = ("default", "course")
 
 
