@@ -162,6 +162,15 @@ def wait_for_runtime(page) -> None:
         && (!document.getElementById("game-data") || window.gameRuntime)""")
 
 
+def wait_until_idle(page) -> None:
+    """Until the page (or frame) has been idle once after the idle work it had queued (the runtime's
+    early fetch of plotly.js, its idle load of it: requestIdleCallback runs callbacks in the order they
+    were asked for), and a frame has been painted: what the page does when left alone, it has begun.
+    A wait for a condition, where a fixed pause would be too short on a loaded machine."""
+    page.evaluate("""() => new Promise(done => requestIdleCallback(() => requestAnimationFrame(() =>
+        setTimeout(done, 0))))""")
+
+
 def draw_every_chart(page) -> None:
     """Scroll each chart into view, as a reader would, with plotly.js run (as a hover
     or a tap has the runtime do), so the lazy runtime draws it with Plotly. In the page,

@@ -256,7 +256,7 @@ def wait_for_log(server, text: str, after: int) -> None:
     while not any(text in line for line in server.log[after:]):
         assert server.process.poll() is None, "\n".join(server.log)
         assert time.monotonic() < deadline, "\n".join(server.log[after:])
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval: the wait is for the condition, up to the deadline
 
 
 def test_changes_are_seen_by_content_whatever_their_modification_time(server, tmp_path):
@@ -299,7 +299,7 @@ def wait_for_page(server, text: str, after: int) -> None:
     while text not in server.get("coin-flips/index.html")[1]:
         assert server.process.poll() is None, "\n".join(server.log)
         assert time.monotonic() < deadline, "\n".join(server.log[after:])
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval: the wait is for the condition, up to the deadline
 
 
 def test_edited_generator_code_is_imported_afresh(server, page):
