@@ -376,6 +376,17 @@ def test_a_script_that_does_not_bundle_is_shown_over_the_page(server, page):
     assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
 
 
+def test_without_node_a_changed_script_is_one_line_saying_so(monkeypatch, tmp_path):
+    from generator.dev import serve
+
+    monkeypatch.setattr(serve.shutil, "which", lambda name: None)
+    monkeypatch.chdir(tmp_path)
+    bundler = tmp_path / "themes" / "default" / "scripts" / "bundle.cjs"
+    assert serve._run_bundler(bundler) == [
+        "error: themes/default/scripts/bundle.cjs: node is not installed, so themes/default/scripts/ cannot be "
+        "bundled (install Node.js, as `make build` does)"]
+
+
 def test_a_port_in_use_is_one_clear_line(server, tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
