@@ -166,15 +166,7 @@ class LiveSite:
         """Run the bundler of each theme whose scripts/ changed (or whose last bundling failed):
         the bundles it wrote, to rebuild with, or None when one failed (its errors then stand
         as the build's, over the last good page)."""
-        themes = Path(self.args.themes).resolve()
-        bundlers = set(self._unbundled)
-        for path in changed:
-            try:
-                parts = path.resolve().relative_to(themes).parts
-            except ValueError:
-                continue
-            if len(parts) > 2 and parts[1] == BUNDLER.parts[0] and (themes / parts[0] / BUNDLER).is_file():
-                bundlers.add(themes / parts[0] / BUNDLER)
+        bundlers = set(self._unbundled) | {b for b in map(self._bundler_of, changed) if b is not None}
         lines = []
         for bundler in sorted(bundlers):
             problem = _run_bundler(bundler)
@@ -190,8 +182,25 @@ class LiveSite:
             _log("The last good bundles and build are still served.")
             self.error = "\n".join(lines)
             return None
-        # The bundles it wrote join this rebuild, rather than starting another one (and a second reload).
-        return {Path(p) for p in self.watcher.take()} if bundlers and self.watcher is not None else set()
+        if not bundlers or self.watcher is None:
+            return set()
+        # The bundles it wrote join this rebuild, rather than starting another one (and a second reload);
+        # a source edited again while it ran is bundled again.
+        taken = {Path(p) for p in self.watcher.take()}
+        again = [str(p) for p in taken if self._bundler_of(p) is not None]
+        if again:
+            self.changed(again)
+        return taken
+
+    def _bundler_of(self, path: Path) -> Path | None:
+        """The bundle.cjs of the theme whose scripts/ holds `path`, or None."""
+        themes = Path(self.args.themes).resolve()
+        try:
+            parts = path.resolve().relative_to(themes).parts
+        except ValueError:
+            return None
+        bundler = themes / parts[0] / BUNDLER
+        return bundler if len(parts) > 2 and parts[1] == BUNDLER.parts[0] and bundler.is_file() else None
 
     def _with_client(self, page: bytes) -> bytes:
         """Add client.js in the head, so that it runs (and registers its plugin)
