@@ -6,24 +6,31 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, THEMES
+from tests.conftest import THEMES
 
 SLUG = "blanks"
 
 
-def _run(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+@pytest.fixture
+def run(capsys):
+    """The command line in this process (the tiny game checks in well under a second; a new
+    interpreter each would take longer than the check): run(*args) -> (exit code, stderr)."""
+    from generator.cli import main
+
+    def run(*args) -> Run:
+        capsys.readouterr()
+        code = main([str(arg) for arg in args])
+        return Run(code, capsys.readouterr().err)
+    return run
 
 
-def _check(content: Path) -> subprocess.CompletedProcess:
-    return _run("check", "--content", content)
+class Run:
+    def __init__(self, returncode: int, stderr: str):
+        self.returncode, self.stderr = returncode, stderr
 
 
 @pytest.fixture
@@ -41,9 +48,9 @@ def edit(path: Path, old: str, new: str) -> Path:
     return path
 
 
-def test_the_tiny_game_checks(game_site):
-    run = _check(game_site)
-    assert run.returncode == 0, run.stderr
+def test_the_tiny_game_checks(run, game_site):
+    done = run("check", "--content", game_site)
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_lesson_edited_between_builds_reuses_the_rounds(game_site):
@@ -70,31 +77,31 @@ def test_a_lesson_edited_between_builds_reuses_the_rounds(game_site):
     (('facts = "facts"\n', 'facts = "facts"\nanswer_names = { "." = "" }\n'),
      r"game\.md:\d+: answer_names: each name must be a non-empty string, found '\.' = ''"),
 ])
-def test_bad_game_content_is_a_clear_error(game_site, edit_, message):
+def test_bad_game_content_is_a_clear_error(run, game_site, edit_, message):
     edit(game_site / SLUG / "game.md", *edit_)
-    run = _run("build", "--strict", "--content", game_site, "--out", game_site.parent / "out")
-    assert run.returncode == 1
-    assert re.search(message, run.stderr), run.stderr
+    done = run("build", "--strict", "--content", game_site, "--out", game_site.parent / "out")
+    assert done.returncode == 1
+    assert re.search(message, done.stderr), done.stderr
 
 
-def test_the_note_on_the_model_renders_in_the_sandbox(game_site):
+def test_the_note_on_the_model_renders_in_the_sandbox(run, game_site):
     """The game's '::: model' note is prose like any other: data, not code."""
     main = game_site / SLUG / "game.md"
     text = main.read_text()
     line = text[:text.index("with {{ heads }} head")].count("\n") + 1
     edit(main, "with {{ heads }} head", "with {{ heads.__class__.__mro__ }} head")
-    run = _check(game_site)
-    assert run.returncode == 1
+    done = run("check", "--content", game_site)
+    assert done.returncode == 1
     assert f"{main}:{line}: model: unsafe access refused: access to attribute '__class__' of 'int' object is unsafe" \
-        in run.stderr, run.stderr
+        in done.stderr, done.stderr
 
 
-def test_a_model_that_misses_a_spotlight_is_named(game_site):
+def test_a_model_that_misses_a_spotlight_is_named(run, game_site):
     model = edit(game_site / SLUG / "model.py", '{"spotlight": [[0]], "answer": "the", "confidence": 0.4},\n', "")
-    run = _check(game_site)
-    assert run.returncode == 1
+    done = run("check", "--content", game_site)
+    assert done.returncode == 1
     assert (f"{model}: blanks, round 1 (verb): states must list every spotlight: 3 for 1 head(s) "
-            "over 2 words, found 2") in run.stderr, run.stderr
+            "over 2 words, found 2") in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -105,10 +112,10 @@ def test_a_model_that_misses_a_spotlight_is_named(game_site):
     ('"key_words": [1],', '"key_words": [1], "own_heads": ["Head 1", "Head 2"],',
      r"round 1 \(verb\): own_attention must hold 2 row\(s\) of 4 finite weights, one per head of own_heads"),
 ])
-def test_bad_key_words_and_reveal_heads_are_named(game_site, old, new, message):
+def test_bad_key_words_and_reveal_heads_are_named(run, game_site, old, new, message):
     model = edit(game_site / SLUG / "model.py", old, new)
-    run = _check(game_site)
-    assert run.returncode == 1
+    done = run("check", "--content", game_site)
+    assert done.returncode == 1
     # One line per round with the problem, each naming the file and the round.
-    lines = [line for line in run.stderr.splitlines() if str(model) in line]
-    assert lines and any(re.search(message, line) for line in lines), run.stderr
+    lines = [line for line in done.stderr.splitlines() if str(model) in line]
+    assert lines and any(re.search(message, line) for line in lines), done.stderr
