@@ -165,10 +165,11 @@ def wait_for_runtime(page) -> None:
 def wait_until_idle(page) -> None:
     """Until the page (or frame) has been idle once after the idle work it had queued (the runtime's
     early fetch of plotly.js, its idle load of it: requestIdleCallback runs callbacks in the order they
-    were asked for), and a frame has been painted: what the page does when left alone, it has begun.
-    A wait for a condition, where a fixed pause would be too short on a loaded machine."""
+    were asked for), and two frames have been painted (what the view's observers saw, they have
+    reported): what the page does when left alone, it has begun. A wait for a condition, where a fixed
+    pause would be too short on a loaded machine."""
     page.evaluate("""() => new Promise(done => requestIdleCallback(() => requestAnimationFrame(() =>
-        setTimeout(done, 0))))""")
+        requestAnimationFrame(() => setTimeout(done, 0)))))""")
 
 
 def draw_every_chart(page) -> None:

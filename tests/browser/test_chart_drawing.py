@@ -33,9 +33,8 @@ def drawn(section) -> bool:
 
 def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):
     last = page.get_by_role("region", name=step_titles()[-1], exact=True)
-    # The runtime has drawn what is in view (the first step) and has gone idle: anything eager would
-    # have been drawn with it.
-    wait_drawn(page, 0)
+    # The runtime has started, the page has painted and gone idle (the charts' view observers have
+    # reported): anything drawn eagerly would be drawn by now.
     wait_until_idle(page)
     assert not drawn(last)
     last.scroll_into_view_if_needed()
