@@ -68,6 +68,44 @@ def built_site(tmp_path_factory):
     return out, result
 
 
+# The generator's own sites: small fixtures whose every page a test of the generator knows,
+# so that editing the series (content/) fails no test of the generator (tests/test_tree.py).
+@pytest.fixture(scope="session")
+def tiny_site(tmp_path_factory):
+    """The tiny fixture site (tests/fixtures/tiny: one explainer, coin-flips), built once: (out, result)."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("tiny") / "build"
+    return out, build(FIXTURES / "tiny" / "content", out, THEMES)
+
+
+@pytest.fixture(scope="session")
+def charts_site(tmp_path_factory):
+    """The charts fixture site (tests/fixtures/charts: one explainer, a step for every chart kind
+    and variant), built once: (out, result)."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("charts") / "build"
+    return out, build(FIXTURES / "charts" / "content", out, THEMES)
+
+
+@pytest.fixture(scope="session")
+def tiny_game_content(tmp_path_factory):
+    """The tiny site with a one-round game beside its explainer (tests/tiny_game.py): its content folder."""
+    from .tiny_game import write_tiny_game
+
+    return write_tiny_game(tmp_path_factory.mktemp("game") / "content")
+
+
+@pytest.fixture(scope="session")
+def tiny_game(tiny_game_content):
+    """(the build folder, the build's result) of the tiny site with the game at blanks/."""
+    from generator.build import build
+
+    out = tiny_game_content.parent / "out"
+    return out, build(tiny_game_content, out, THEMES)
+
+
 THEME_NAMES = ("default", "course")
 
 
@@ -122,6 +160,16 @@ def wait_for_runtime(page) -> None:
     or a game's. Pages without one (index, 404) return at once."""
     page.wait_for_function("""() => (!document.getElementById("explainer-data") || window.lensa?.runtime)
         && (!document.getElementById("game-data") || window.lensa?.game)""")
+
+
+def wait_until_idle(page) -> None:
+    """Until the page (or frame) has been idle once after the idle work it had queued (the runtime's
+    early fetch of plotly.js, its idle load of it: requestIdleCallback runs callbacks in the order they
+    were asked for), and two frames have been painted (what the view's observers saw, they have
+    reported): what the page does when left alone, it has begun. A wait for a condition, where a fixed
+    pause would be too short on a loaded machine."""
+    page.evaluate("""() => new Promise(done => requestIdleCallback(() => requestAnimationFrame(() =>
+        requestAnimationFrame(() => setTimeout(done, 0)))))""")
 
 
 def draw_every_chart(page) -> None:

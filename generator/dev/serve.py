@@ -12,6 +12,10 @@ rebuilt when content/, themes/ or generator/ change.
 - A change to generator/ code drops every generator module and imports them
   afresh (with a new cache) before the rebuild, without restarting the server
   or losing the browsers' connection. Only this module is not reloaded.
+- A change under a theme's scripts/ (the ES modules its bundle.cjs bundles into
+  static/, as `make build` runs it) is bundled with Node before the rebuild. A
+  source that does not bundle is shown like a failed build, and the last good
+  bundles stay in static/ (bundle.cjs writes none of them then).
 - Everything runs on livereload's single event loop thread: serving, watching
   and rebuilding never overlap, so nothing here needs a lock.
 - It answers only this machine: it listens on 127.0.0.1, and refuses any request
@@ -30,7 +34,9 @@ import logging
 import mimetypes
 import os
 import secrets
+import shutil
 import socket
+import subprocess
 import sys
 import time
 import traceback
@@ -54,6 +60,8 @@ SETTLE_SECONDS = 0.3        # quiet time after a change before rebuilding (edito
 CLIENT_URL = "/__dev__/client.js"
 STATE_URL = "/__dev__/state"
 FAILED_PATH = "/__dev__/build-failed"   # the "path" of the reload message that means "show the errors"
+BUNDLER = Path("scripts") / "bundle.cjs"  # a theme's bundler of its scripts/, under the theme's folder
+BUNDLE_SECONDS = 120                      # a bundler that runs longer has hung
 GENERATOR = Path(__file__).resolve().parents[1]
 CLIENT_FILE = Path(__file__).resolve().parent / "client.js"
 PACKAGE = __name__.partition(".")[0]   # "lensa" installed, "generator" in this repository's checkout
@@ -74,6 +82,8 @@ class LiveSite:
         self._cache = None
         self._pending: set[Path] = set()
         self._settling = None       # the timeout that rebuilds once changes stop coming
+        self._unbundled: set[Path] = set()  # the bundlers whose last run failed: run again on every change
+        self.watcher = None         # the _Watcher, told of the bundles this server writes itself
 
     def changed(self, paths: list[str]) -> None:
         """Note what changed, and rebuild once the changes settle."""
@@ -143,10 +153,54 @@ class LiveSite:
         changed, self._pending = self._pending, set()
         shown = sorted(_shown(p) for p in changed)
         _log(f"Changed: {', '.join(shown[:5])}" + (f" and {len(shown) - 5} more" if len(shown) > 5 else ""))
-        built = self.rebuild(changed)
+        bundled = self._bundle(changed)
+        if bundled is None:
+            LiveReloadHandler.reload_waiters(FAILED_PATH)
+            return
+        built = self.rebuild(changed | bundled)
         # Sent directly rather than through livereload's own poll, which skips any reload
         # within 3 s of the previous one. "*" reloads the whole page, even for a CSS change.
         LiveReloadHandler.reload_waiters("*" if built else FAILED_PATH)
+
+    def _bundle(self, changed: set[Path]) -> set[Path] | None:
+        """Run the bundler of each theme whose scripts/ changed (or whose last bundling failed):
+        the bundles it wrote, to rebuild with, or None when one failed (its errors then stand
+        as the build's, over the last good page)."""
+        bundlers = set(self._unbundled) | {b for b in map(self._bundler_of, changed) if b is not None}
+        lines = []
+        for bundler in sorted(bundlers):
+            problem = _run_bundler(bundler)
+            if problem:
+                self._unbundled.add(bundler)
+                lines += problem
+            else:
+                self._unbundled.discard(bundler)
+                _log(f"Bundled {_shown(bundler.parent)}.")
+        if lines:
+            for line in lines:
+                _log(line)
+            _log("The last good bundles and build are still served.")
+            self.error = "\n".join(lines)
+            return None
+        if not bundlers or self.watcher is None:
+            return set()
+        # The bundles it wrote join this rebuild, rather than starting another one (and a second reload);
+        # a source edited again while it ran is bundled again.
+        taken = {Path(p) for p in self.watcher.take()}
+        again = [str(p) for p in taken if self._bundler_of(p) is not None]
+        if again:
+            self.changed(again)
+        return taken
+
+    def _bundler_of(self, path: Path) -> Path | None:
+        """The bundle.cjs of the theme whose scripts/ holds `path`, or None."""
+        themes = Path(self.args.themes).resolve()
+        try:
+            parts = path.resolve().relative_to(themes).parts
+        except ValueError:
+            return None
+        bundler = themes / parts[0] / BUNDLER
+        return bundler if len(parts) > 2 and parts[1] == BUNDLER.parts[0] and bundler.is_file() else None
 
     def _with_client(self, page: bytes) -> bytes:
         """Add client.js in the head, so that it runs (and registers its plugin)
@@ -310,6 +364,16 @@ class _Watcher(Watcher):
         self._scanned = True
         return None, None
 
+    def take(self) -> list[str]:
+        """Scan now, and return what changed rather than report it: files this server wrote itself."""
+        on_change, taken = self._on_change, []
+        self._on_change = taken.extend
+        try:
+            self.examine()
+        finally:
+            self._on_change = on_change
+        return taken
+
     def _stats(self):
         for root in self._roots:
             for folder, folders, files in os.walk(root, followlinks=True):
@@ -323,6 +387,23 @@ class _Watcher(Watcher):
                     except OSError:  # gone between the listing and now: seen as gone next time
                         continue
                     yield path, (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+
+
+def _run_bundler(bundler: Path) -> list[str]:
+    """Run a theme's bundle.cjs with Node: its error lines, or [] when it bundled."""
+    node = shutil.which("node")
+    shown = _shown(bundler)
+    if node is None:
+        return [f"error: {shown}: node is not installed, so {_shown(bundler.parent)}/ cannot be bundled "
+                "(install Node.js, as `make build` does)"]
+    try:
+        run = subprocess.run([node, str(bundler)], capture_output=True, text=True, timeout=BUNDLE_SECONDS)
+    except subprocess.TimeoutExpired:
+        return [f"error: {shown}: still bundling after {BUNDLE_SECONDS} s; stopped"]
+    if run.returncode == 0:
+        return []
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    return lines or [f"error: {shown}: exited with status {run.returncode}"]
 
 
 def _content_digest(path: str) -> str:
@@ -341,6 +422,7 @@ def serve(args) -> None:
     # (this repository's checkout, or an editable install of it), not installed from a wheel.
     roots = [args.content, args.themes] + ([GENERATOR] if GENERATOR.name == "generator" else [])
     watcher = _Watcher(roots, site.changed)  # watching starts now: edits during the first build count
+    site.watcher = watcher
     server = _LocalServer(app=site, watcher=watcher)
     site.rebuild()
     # Said once the loop runs, so only after livereload has started listening.

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import CONTENT, FIXTURES
+from tests.conftest import CONTENT, FIXTURES, wait_until_idle
 
 SLUG = "multi-head-attention"
 
@@ -33,7 +33,9 @@ def drawn(section) -> bool:
 
 def test_charts_below_the_fold_are_drawn_only_when_scrolled_to(page):
     last = page.get_by_role("region", name=step_titles()[-1], exact=True)
-    page.wait_for_timeout(300)  # time for anything eager to have drawn
+    # The runtime has started, the page has painted and gone idle (the charts' view observers have
+    # reported): anything drawn eagerly would be drawn by now.
+    wait_until_idle(page)
     assert not drawn(last)
     last.scroll_into_view_if_needed()
     page.wait_for_function("""() => { const steps = window.lensa.runtime.steps;

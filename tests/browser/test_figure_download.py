@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from generator.kinds.explainer.content import value_text
 from generator.build import read_site
 
-from tests.conftest import CONTENT, THEMES, PageWatch
+from tests.conftest import CONTENT, THEMES, PageWatch, wait_until_idle
 from tests.content.reader import choose, every_choice, resolve_theme_colours, wait_until_drawn
 from tests.hosting import PagesServer, build_with_base_url
 from tests.pictures import png_size
@@ -275,7 +275,8 @@ def test_the_figure_code_loads_only_when_asked(built_site, reader, site_states):
     page.goto((out / EXPLAINERS[0] / "index.html").as_uri())
     page.wait_for_function("window.lensa?.runtime && window.Plotly")
     page.mouse.wheel(0, 20000)
-    page.wait_for_timeout(300)
+    page.wait_for_function("window.scrollY > 0")  # scrolled, and the charts that came into view are drawn
+    wait_until_idle(page)
     assert not any("figure.js" in url for url in loaded)
     buttons = page.get_by_role("button", name=labels["figure"], exact=True)
     assert buttons.count() == page.locator("[data-chart]").count()
@@ -313,7 +314,8 @@ def test_in_a_sandboxed_frame_without_downloads_the_figure_opens(built_site, bro
         panel.get_by_role("button", name=labels["figure_svg"], exact=True).click()
         image = panel.get_by_role("img")
         image.wait_for()
-        page.wait_for_timeout(500)
+        expect(image).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+        wait_until_idle(page.frames[1])  # the click's work is done: a download it started would have begun
         source = image.get_attribute("src")
         context.close()
     assert downloads == [], "a frame without allow-downloads cannot save: the figure is opened instead"

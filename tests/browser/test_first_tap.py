@@ -16,7 +16,7 @@ from generator.build import build
 from generator.compute.states import compute_site
 from generator.build import read_site
 
-from tests.conftest import FIXTURES, THEMES
+from tests.conftest import FIXTURES, THEMES, wait_until_idle
 from tests.hosting import PagesServer
 
 TINY = FIXTURES / "tiny" / "content"
@@ -69,10 +69,24 @@ def coin_flips(tiny_step):
 class Held:
     """Requests for one file of the site, held until released, as a slow network holds them."""
 
-    def __init__(self, page, pattern: str):
+    def __init__(self, page, name: str):
+        self.name = name
         self.routes = []
+        self.requested = False
         self.released = False
-        page.route(pattern, self._hold)
+        page.on("request", self._seen)
+        page.route(f"**/{name}*", self._hold)
+
+    def _is_mine(self, request) -> bool:
+        return request.url.rsplit("/", 1)[-1].startswith(self.name)
+
+    def _seen(self, request):
+        self.requested = self.requested or self._is_mine(request)
+
+    def wait_for_request(self, page, timeout: float = 10_000):
+        """Until the page has asked for the file (a timeout error if it does not in `timeout` ms)."""
+        if not self.requested:
+            page.wait_for_event("request", predicate=self._is_mine, timeout=timeout)
 
     def _hold(self, route):
         if self.released:
@@ -96,7 +110,7 @@ def open_page(browser, url, device=PHONE, hold=("plotly.min.js",), requested=Non
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    held = {name: Held(page, f"**/{name}*") for name in hold}
+    held = {name: Held(page, name) for name in hold}
     page.goto(url, wait_until="commit")
     return context, page, held, errors
 
@@ -186,7 +200,7 @@ def test_plotly_is_fetched_once_the_first_view_is_painted_and_only_once(browser,
     held["runtime.js"].release()
     page.wait_for_load_state("load")
     page.wait_for_function("window.lensa?.runtime")
-    page.wait_for_timeout(1500)  # past the runtime's own fetch once the page has loaded and is idle
+    wait_until_idle(page)  # past the runtime's own fetch, asked for once the page has loaded and is idle
     assert sum("plotly" in url for url in requested) == 1
     assert not page.evaluate("!!window.Plotly") and errors == []
     context.close()
@@ -197,11 +211,7 @@ def test_a_tap_before_the_runtime_has_started_has_its_chart_drawn_once_plotly_ar
                                             hold=("plotly.min.js", "runtime.js"))
     flips(page).get_by_role("button", name="3", exact=True).wait_for()
     # The download begins once the first view is painted, before any tap or the runtime.
-    for _ in range(100):
-        if held["plotly.min.js"].routes:
-            break
-        page.wait_for_timeout(100)
-    assert held["plotly.min.js"].routes, "plotly.js is on its way before the first tap"
+    held["plotly.min.js"].wait_for_request(page)  # "plotly.js is on its way before the first tap", or a timeout
     flips(page).get_by_role("button", name="3", exact=True).tap()
     held["plotly.min.js"].release()
     held["runtime.js"].release()
@@ -232,9 +242,9 @@ def test_a_phone_that_only_reads_never_runs_plotly(browser, hosted):
     for chart in page.locator("[data-chart]").all():
         chart.scroll_into_view_if_needed()
         assert chart.locator("[data-poster]").count() == 1
-    page.wait_for_timeout(1000)
     # plotly.js is fetched once the first view is painted, but a page that is only read never runs it.
-    assert page.evaluate(PLOTLY_FETCHED)
+    page.wait_for_function(PLOTLY_FETCHED)
+    wait_until_idle(page)  # what the runtime does when left alone (an idle load, were it to ask for one) is done
     assert not page.evaluate("!!window.Plotly")
     assert page.locator("[data-pending]").count() == 0 and errors == []
     # Tapping a chart (to read it) runs plotly.js: its labels come with Plotly.
@@ -270,12 +280,13 @@ def test_embeds_on_one_course_page_run_plotly_only_when_tapped(browser, hosted):
     page.goto(hosted["course"] + "week.html")
     for frame in page.frames[1:]:
         frame.wait_for_function("window.lensa?.runtime")
-    page.wait_for_timeout(500)
+        wait_until_idle(frame)
     assert [frame.evaluate("!!window.Plotly") for frame in page.frames[1:]] == [False, False, False]
     embed = page.frame_locator('iframe[title="Embed 1"]')
     embed.get_by_role("group", name="Flips", exact=True).get_by_role("button", name="3", exact=True).tap()
     embed.locator("[data-chart] .main-svg").first.wait_for()
-    page.wait_for_timeout(500)
+    for frame in page.frames[1:]:
+        wait_until_idle(frame)  # a tap in one embed has had whatever effect it has on the others
     assert [frame.evaluate("!!window.Plotly") for frame in page.frames[1:]] == [False, True, False]
     context.close()
 

@@ -27,7 +27,7 @@ LIB = CONTENT / "_lib"
 if str(LIB) not in sys.path:
     sys.path.insert(0, str(LIB))   # the game's tests import the tiny transformer from here
 
-from tests.generator.kinds.game.test_game import play  # noqa: E402
+from tests.content.test_spotlight_game import play  # noqa: E402
 
 # The packages (conftest.scorm_site) are made once per worker: keep their tests on one (make test runs pytest -n auto --dist loadgroup).
 pytestmark = pytest.mark.xdist_group("scorm")

@@ -13,7 +13,7 @@ import pytest
 from generator.compute.precision import written_data
 from generator.build import read_site
 
-from tests.conftest import CONTENT, PageWatch, draw_every_chart
+from tests.conftest import CONTENT, PageWatch, draw_every_chart, wait_until_idle
 from tests.content.reader import (choose, chosen, colour_names, count_plotly_calls, every_choice, expected_table,
                              normalise, open_explainer, readouts, shown_step, shown_table, wait_until_drawn,
                              with_colours)
@@ -111,7 +111,8 @@ def test_every_value_of_every_control_shows_its_computed_state(slug, built_site,
     # A reader scrolling down the page: the charts are drawn as they come into view, once
     # each (those in view at once may have been drawn before the count began).
     page.mouse.wheel(0, 20000)
-    page.wait_for_timeout(500)
+    page.wait_for_function("window.scrollY > 0")
+    wait_until_idle(page)  # the charts the scroll brought into view are drawn, before draw_every_chart
     draw_every_chart(page)
     drawn = calls()
     assert drawn["newPlot"] == drawn["relayout"] == 0 and drawn["react"] <= sum(len(s.step.charts) for s in steps)

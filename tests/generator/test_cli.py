@@ -167,6 +167,7 @@ def test_a_model_that_calls_sys_exit_fails_check_at_its_line(tmp_site, tmp_path,
 
 def test_ctrl_c_names_the_step_and_state_that_were_running(tmp_site, tmp_path):
     started = tmp_path / "started"
+    # The model's step hangs (the sleep is what is tested: a step still running when Ctrl+C comes).
     content = tmp_site({"coin-flips/model.py": MODEL.replace(
         "    p = 0.5", f"    if flips == 2:\n        open({str(started)!r}, 'w').close()\n"
         "        __import__('time').sleep(600)\n    p = 0.5")})
@@ -175,7 +176,7 @@ def test_ctrl_c_names_the_step_and_state_that_were_running(tmp_site, tmp_path):
     try:
         deadline = time.monotonic() + 60
         while not started.exists() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll's interval: the wait is for the file, up to the deadline
         assert started.exists(), "the step never started"
         process.send_signal(signal.SIGINT)
         stderr = process.communicate(timeout=60)[1]

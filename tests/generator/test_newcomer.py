@@ -20,7 +20,7 @@ from generator.render.prose import render_prose
 from tests.conftest import FIXTURES, THEMES
 from tests.content.reader import normalise, wait_until_drawn
 
-CONTENT = FIXTURES / "newcomer" / "content"
+NEWCOMER = FIXTURES / "newcomer" / "content"
 SLUG = "gradient-descent"
 OVERLAPS = (Path(__file__).parents[1] / "chart_labels.js").read_text("utf-8")
 PHONE = {"width": 360, "height": 800}
@@ -29,8 +29,8 @@ PHONE = {"width": 360, "height": 800}
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("newcomer") / "build"
-    result = build(CONTENT, out, THEMES, strict=True)  # nothing to warn about: the author replaced the starter
-    loaded = read_site(CONTENT)
+    result = build(NEWCOMER, out, THEMES, strict=True)  # nothing to warn about: the author replaced the starter
+    loaded = read_site(NEWCOMER)
     computed = compute_site(loaded)
     return out, result.computed[SLUG], render_prose(loaded, computed)[SLUG]
 

@@ -15,7 +15,7 @@ from generator.compute.formats import plain
 from generator.compute.precision import SIGNIFICANT_DIGITS, written, written_array, written_data
 from generator.render.payload import Pool, canonical, script_json
 
-from tests.conftest import CONTENT, THEMES
+from tests.conftest import FIXTURES, THEMES
 
 
 def _samples() -> np.ndarray:
@@ -98,15 +98,19 @@ class _NudgedModel(ModuleType):
         return nudged
 
 
-def test_the_site_builds_to_the_same_bytes_when_every_model_float_is_a_unit_off(monkeypatch):
+@pytest.mark.parametrize("fixture", ["charts", "newcomer"])
+def test_the_site_builds_to_the_same_bytes_when_every_model_float_is_a_unit_off(fixture, monkeypatch):
+    """Fixture sites of the generator (tests/fixtures/) whose models compute in floats: every chart
+    kind, and the newcomer's gradient descent."""
     monkeypatch.setenv("LENSA_CACHE_DIR", "")  # nothing computed before may stand in for the nudged models
-    exact = build(CONTENT, None, THEMES).files
+    content = FIXTURES / fixture / "content"
+    exact = build(content, None, THEMES).files
     load_model = states_stage.load_model
 
     def load_nudged(*args, **kwargs):
         return _NudgedModel(load_model(*args, **kwargs))
     monkeypatch.setattr(states_stage, "load_model", load_nudged)
-    nudged = build(CONTENT, None, THEMES).files
+    nudged = build(content, None, THEMES).files
     assert sorted(nudged) == sorted(exact)
     differing = [name for name in sorted(exact) if nudged[name] != exact[name]]
     assert not differing, f"{len(differing)} files differ, among them {differing[:5]}"

@@ -6,7 +6,7 @@ import pytest
 from generator.cli import main
 from generator.dev.proof import plain_text, proofread
 
-from tests.conftest import CONTENT, FIXTURES
+from tests.conftest import FIXTURES
 
 TINY = FIXTURES / "tiny" / "content"
 
@@ -40,16 +40,17 @@ def test_a_repeated_text_can_be_written_as_a_pointer_to_its_first_state(tmp_site
 
 
 def test_only_the_step_asked_for(capsys):
-    assert main(["proof", "--content", str(CONTENT), "positional-encoding", "--step", "2"]) == 0
+    charts = FIXTURES / "charts" / "content"
+    assert main(["proof", "--content", str(charts), "chart-kinds", "--step", "2"]) == 0
     out = capsys.readouterr().out
-    assert "Step 2 of 5: Waves of Many Frequencies" in out and "Step 2, state 8 of 8: Pair: 7" in out
-    assert "Step 1 of 5" not in out and "Step 3 of 5" not in out and "Introduction" not in out
+    assert "Step 2 of 23: A line over labels" in out and "Step 2, state 3 of 3: Pair: 2" in out
+    assert "Step 1 of 23" not in out and "Step 3 of 23" not in out and "Introduction" not in out
 
 
-def test_a_game_writes_each_round_and_every_spotlights_announcement(capsys):
-    assert main(["proof", "--content", str(CONTENT), "spotlight", "--step", "1"]) == 0
+def test_a_game_writes_each_round_and_every_spotlights_announcement(capsys, tiny_game_content):
+    assert main(["proof", "--content", str(tiny_game_content), "blanks", "--step", "1"]) == 0
     out = capsys.readouterr().out
-    assert "Round 1 of 4: " in out and "What this round shows: " in out and "Reveal: With its own attention" in out
+    assert "Round 1 of 1: " in out and "What this round shows: " in out and "Reveal: With its own attention" in out
     spotlights = [line for line in out.splitlines() if line.startswith("Round 1, spotlight ")]
     assert spotlights[0].endswith("(the round opens here)") and spotlights[-1].startswith(
         f"Round 1, spotlight {len(spotlights)} of {len(spotlights)}: ")
@@ -57,10 +58,10 @@ def test_a_game_writes_each_round_and_every_spotlights_announcement(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["self-atention"], "'self-atention' is not a page of the site (did you mean 'self-attention'?)"),
-    (["self-attention", "--step", "9"], "self-attention has no step or round 9 (it has 1 to 6)")])
+    (["chart-kind"], "'chart-kind' is not a page of the site (did you mean 'chart-kinds'?)"),
+    (["chart-kinds", "--step", "24"], "chart-kinds has no step or round 24 (it has 1 to 23)")])
 def test_a_page_or_step_that_is_not_there_is_one_line(args, message, capsys):
-    assert main(["proof", "--content", str(CONTENT), *args]) == 1
+    assert main(["proof", "--content", str(FIXTURES / "charts" / "content"), *args]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err
     assert captured.err.strip().splitlines()[-1] == "Proof failed: 1 error."
@@ -73,8 +74,21 @@ def test_html_becomes_the_text_a_reader_reads():
     assert plain_text(html) == "One and & two\n\n- a\n- b\n  1. c\n\nQ?\n\nx | y\n1 | −2\n\nline\nbreak"
 
 
-def test_math_and_citations_are_written_as_a_reader_reads_them():
-    text = "\n".join(proofread(CONTENT, ["self-attention"], part=3))
-    assert "roughly √d_k = 2" in text and "multiplied by 1/√4 = 0.500" in text
+BIB = """@article{vaswani2017,
+  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},
+  title = {Attention Is All You Need},
+  journal = {NeurIPS},
+  year = {2017},
+}
+"""
+
+
+def test_math_and_citations_are_written_as_a_reader_reads_them(tmp_site):
+    step = (TINY / "coin-flips/steps/01-runs.md").read_text()
+    content = tmp_site({"references.bib": BIB, "coin-flips/steps/01-runs.md": step.replace(
+        "::: hint", "Roughly $\\sqrt{d_k} = 2$; multiplied by $1/\\sqrt{ {{ flips }} }$, "
+        "the setting in which @vaswani2017 explain the scaling.\n\n::: hint")})
+    text = "\n".join(proofread(content, ["coin-flips"], part=1))
+    assert "Roughly √d_k = 2" in text and "multiplied by 1/√2" in text
     assert "the setting in which Vaswani et al. (2017) explain the scaling" in text
     assert "<math" not in text and "$" not in text and "@vaswani2017" not in text

@@ -80,10 +80,39 @@ def test_new_explainer_builds_joins_the_series_and_checks_strict_once_its_placeh
     assert 'href="my-topic/index.html"' in index and "My Topic" in index
 
 
+# A site.toml laid out as the series' own: a comment before the series, and one before [[extra]].
+SERIES_TOML = """title = "A Series"
+description = "Explainers in order, and two beside them."
+play = "spotlight"
+
+# The numbered series, in reading order.
+[[series]]
+slug = "self-attention"
+title = "How Self-Attention Works"
+subtitle = "One word looking at the others"
+
+[[series]]
+slug = "multi-head-attention"
+title = "How Multi-Head Attention Works"
+subtitle = "Several heads at once"
+
+# Related explainers that are not part of the numbered series.
+[[extra]]
+slug = "bert-masked-language-modeling"
+title = "BERT & Masked Language Modeling"
+subtitle = "Hide a word and guess it"
+
+[[extra]]
+slug = "spotlight"
+title = "Spotlight"
+subtitle = "A game"
+"""
+
+
 def test_the_entry_goes_where_the_author_says(tmp_path):
     content = tmp_path / "content"
     content.mkdir()
-    original = (ROOT / "content" / "site.toml").read_text()
+    original = SERIES_TOML
     (content / "site.toml").write_text(original)
     scaffold(content, "momentum", after="self-attention", subtitle="Keeping part of the last step")
     scaffold(content, "adam", before="spotlight")
@@ -183,14 +212,16 @@ def test_refuses_a_slug_too_long_for_its_files(tmp_site):
     assert sorted(p.name for p in content.iterdir()) == ["coin-flips", "site.toml"]
 
 
-def test_a_title_given_as_the_slug_is_answered_with_its_slug():
+def test_a_title_given_as_the_slug_is_answered_with_its_slug(tmp_site):
     """`lensa new "Convolution Filter"` suggests the slug the title makes, and changes nothing."""
-    done = cli("new", "Convolution Filter", "--subtitle", "x")
+    content = tmp_site()
+    before = sorted(p.relative_to(content) for p in content.rglob("*")), (content / "site.toml").read_text()
+    done = cli("new", "Convolution Filter", "--subtitle", "x", "--content", content)
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == ("error: Convolution Filter: expected a slug of lowercase letters, digits "
                                            "and hyphens, found 'Convolution Filter' (did you mean "
                                            "'convolution-filter'?)")
-    assert not (ROOT / "content" / "Convolution Filter").exists()
+    assert (sorted(p.relative_to(content) for p in content.rglob("*")), (content / "site.toml").read_text()) == before
 
 
 def test_refuses_when_series_is_an_inline_list(tmp_site):

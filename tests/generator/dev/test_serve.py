@@ -3,6 +3,7 @@
 edits in quick succession), shows a failed rebuild as an overlay over the last
 good page, and picks up edited generator code."""
 import http.client
+import json
 import os
 import re
 import shutil
@@ -19,7 +20,7 @@ import pytest
 
 from generator.build import build
 
-from tests.conftest import FIXTURES, THEMES, copy_generator
+from tests.conftest import FIXTURES, ROOT, THEMES, copy_generator
 
 WAIT_MS = 30_000  # generous: the machine is shared; nothing here measures speed
 
@@ -64,6 +65,8 @@ def server(tmp_path_factory):
     copy_generator(project)
     shutil.copytree(THEMES, project / "themes")
     shutil.copytree(FIXTURES / "tiny" / "content", project / "content")
+    if (ROOT / "node_modules").is_dir():  # the theme's bundler finds esbuild here, as in this checkout
+        (project / "node_modules").symlink_to(ROOT / "node_modules")
     running = Server(project)
     yield running
     running.stop()
@@ -253,7 +256,7 @@ def wait_for_log(server, text: str, after: int) -> None:
     while not any(text in line for line in server.log[after:]):
         assert server.process.poll() is None, "\n".join(server.log)
         assert time.monotonic() < deadline, "\n".join(server.log[after:])
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval: the wait is for the condition, up to the deadline
 
 
 def test_changes_are_seen_by_content_whatever_their_modification_time(server, tmp_path):
@@ -296,7 +299,7 @@ def wait_for_page(server, text: str, after: int) -> None:
     while text not in server.get("coin-flips/index.html")[1]:
         assert server.process.poll() is None, "\n".join(server.log)
         assert time.monotonic() < deadline, "\n".join(server.log[after:])
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval: the wait is for the condition, up to the deadline
 
 
 def test_edited_generator_code_is_imported_afresh(server, page):
@@ -311,6 +314,77 @@ def test_edited_generator_code_is_imported_afresh(server, page):
     finally:
         formats.write_text(original)
     prose(page).get_by_text("25%").wait_for(timeout=WAIT_MS)
+
+
+def needs_node():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the theme's scripts cannot be bundled")
+
+
+def test_an_edited_theme_script_is_bundled_into_the_rebuild(server):
+    """themes/default/scripts/ changed: bundle.cjs runs (as `make build` runs it) and the rebuild
+    that follows serves the new bundle; a source that does not bundle is the build's error, one line
+    naming it, and the last good bundle stays, on disk and served."""
+    needs_node()
+    source = server.project / "themes/default/scripts/share/main.js"
+    bundle = server.project / "themes/default/static/share.js"
+    original, good = source.read_text(), bundle.read_bytes()
+    seen = len(server.log)
+    source.write_text(original + "\nwindow.__rebundled = 1;\n")
+    try:
+        wait_for_log(server, "Built in", seen)
+        assert any(line == "Bundled themes/default/scripts." for line in server.log[seen:]), server.log[seen:]
+        assert "__rebundled" in bundle.read_text()
+        assert "__rebundled" in server.get("assets/share.js")[1]  # in the rebuild that followed the edit
+        assert json.loads(server.get("__dev__/state")[1])["error"] is None
+        seen = len(server.log)
+        source.write_text(original + "\nwindow.__rebundled = 1;\nconst broken = ;\n")
+        wait_for_log(server, "The last good bundles and build are still served.", seen)
+        error = json.loads(server.get("__dev__/state")[1])["error"]
+        line = original.count("\n") + 3
+        assert error.startswith(f"error: themes/default/scripts/share/main.js:{line}:") and "\n" not in error, error
+        assert "__rebundled" in bundle.read_text() and "__rebundled" in server.get("assets/share.js")[1]
+        # An edit elsewhere does not hide it: the scripts are bundled again, and still fail.
+        seen = len(server.log)
+        step = server.project / "content/coin-flips/steps/01-runs.md"
+        edit(step, "With {{ flips }} flips", "After {{ flips }} flips")
+        wait_for_log(server, "The last good bundles and build are still served.", seen)
+        assert json.loads(server.get("__dev__/state")[1])["error"] == error
+        edit(step, "After {{ flips }} flips", "With {{ flips }} flips")
+    finally:
+        seen = len(server.log)
+        source.write_text(original)
+    wait_for_log(server, "Built in", seen)
+    assert bundle.read_bytes() == good
+    assert json.loads(server.get("__dev__/state")[1])["error"] is None
+    assert "__rebundled" not in server.get("assets/share.js")[1]
+
+
+def test_a_script_that_does_not_bundle_is_shown_over_the_page(server, page):
+    needs_node()
+    source = server.project / "themes/default/scripts/share/main.js"
+    original = source.read_text()
+    source.write_text(original + "\nconst broken = ;\n")
+    try:
+        alert = page.get_by_role("alert").filter(has_text="Build failed")
+        alert.wait_for(timeout=WAIT_MS)
+        assert "themes/default/scripts/share/main.js:" in alert.inner_text()
+        assert page.evaluate("window.__sameDocument === true")  # the last good page stays
+    finally:
+        source.write_text(original)
+    page.wait_for_function("window.__sameDocument === undefined", timeout=WAIT_MS)
+    assert page.get_by_role("alert").filter(has_text="Build failed").count() == 0
+
+
+def test_without_node_a_changed_script_is_one_line_saying_so(monkeypatch, tmp_path):
+    from generator.dev import serve
+
+    monkeypatch.setattr(serve.shutil, "which", lambda name: None)
+    monkeypatch.chdir(tmp_path)
+    bundler = tmp_path / "themes" / "default" / "scripts" / "bundle.cjs"
+    assert serve._run_bundler(bundler) == [
+        "error: themes/default/scripts/bundle.cjs: node is not installed, so themes/default/scripts/ cannot be "
+        "bundled (install Node.js, as `make build` does)"]
 
 
 def test_a_port_in_use_is_one_clear_line(server, tmp_path):

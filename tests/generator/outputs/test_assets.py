@@ -12,7 +12,7 @@ from generator.kinds.explainer.content import Chart
 from generator.kinds.explainer.schema import CHART as CHART_OPTIONS
 from generator.errors import BuildError
 
-from tests.conftest import ROOT
+from tests.conftest import FIXTURES, ROOT
 
 # One valid data set per chart kind (both forms of `blocks`), so every trace type
 # and layout part a kind can emit is exercised.
@@ -56,7 +56,7 @@ def test_no_bundle_is_a_clear_error(monkeypatch):
 def test_the_shipped_name_does_not_depend_on_the_bundle(tmp_path):
     from generator.render.theme import load_theme
 
-    theme = load_theme(ROOT / "themes", "default", ROOT / "content" / "site.toml")
+    theme = load_theme(ROOT / "themes", "default", FIXTURES / "tiny" / "content" / "site.toml")
     files = assets.collect_assets(theme)
     assert files[assets.PLOTLY_NAME] == assets.find_plotly_js()
     assert "plotly.min.js" in assets.versioned_names(files)["plotly.min.js"]

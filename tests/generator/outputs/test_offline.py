@@ -15,9 +15,9 @@ from generator.outputs.scorm.page import _PackagePage, package_page
 from generator.render.prose import render_prose
 from generator.compute.states import compute_site
 
-from tests.conftest import CONTENT, THEMES, write_files
+from tests.conftest import THEMES, write_files
 
-SLUG = "multi-head-attention"
+SLUG = "coin-flips"
 
 PAGE = """<!doctype html>
 <html><head><link rel="stylesheet" href="../assets/site.css?v=1"><link rel="canonical" href="https://example.org/x/"></head>
@@ -102,8 +102,8 @@ def test_script_text_cannot_close_its_element():
 RUNTIMES = {"explainer": (".runtime={steps:",), "game": (".game={rounds:",)}
 
 
-def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
-    out, result = built_site
+def test_every_built_copy_refers_to_nothing_outside_itself(tiny_game):
+    out, result = tiny_game
     assert {page.kind for page in result.site.pages} == set(RUNTIMES)
     for source in result.site.pages:
         html = (out / "offline" / f"{source.slug}.html").read_text()
@@ -121,14 +121,14 @@ def test_every_built_copy_refers_to_nothing_outside_itself(built_site):
 
 
 @pytest.fixture(scope="module")
-def expected():
-    site = read_site(CONTENT)
+def expected(tiny_game_content):
+    site = read_site(tiny_game_content)
     computed = compute_site(site)
     return computed[SLUG], render_prose(site, computed)[SLUG]
 
 
-def test_copy_alone_in_an_empty_folder_is_fully_interactive(built_site, offline_page, tmp_path, expected):
-    out, _ = built_site
+def test_copy_alone_in_an_empty_folder_is_fully_interactive(tiny_game, offline_page, tmp_path, expected):
+    out, _ = tiny_game
     steps, prose = expected
     alone = tmp_path / "somewhere else" / "saved.html"
     alone.parent.mkdir()
@@ -241,11 +241,11 @@ def test_markup_the_parser_cannot_read_is_a_clear_error(markup, problem):
     assert problem in message
 
 
-def test_tags_read_without_the_parser_make_the_copy_the_parser_makes(built_site, monkeypatch):
+def test_tags_read_without_the_parser_make_the_copy_the_parser_makes(tiny_game, monkeypatch):
     """Plain tags (offline.plain_tag) skip the parser's reading of their attributes; with
     every tag read by the parser, every copy and every SCORM package page (a walk that
     looks at more tags: templates, links that leave) comes out the same."""
-    out, result = built_site
+    out, result = tiny_game
     marked = ('<div class="a">x<div data-offline="omit">y<div>z</div><div/><DIV\nclass="b">'
               '<img src="data:,a"></DIV></div><a href="#k" title="&amp;">k</a><a href="../index.html">h</a>'
               '<a href="https://example.org/">out</a><template><script src="../assets/now.js"></script></template>'

@@ -14,7 +14,7 @@ from generator.errors import BuildError
 from generator.render.figures import PADDING, WIDTH, Source, bibtex, figure_svg, line_width, theme_palette, wrap
 from generator.render.poster import drawing
 
-from tests.conftest import THEMES
+from tests.conftest import FIXTURES, THEMES
 from tests.hosting import build_with_base_url, parse_page
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -42,9 +42,19 @@ def explainers(result):
     return [page for page in result.site.pages if page.kind == "explainer"]
 
 
-def test_every_chart_of_every_explainer_has_a_figure_file(built_site, site_states):
-    out, result = built_site
-    site, _, prose = site_states
+@pytest.fixture(scope="module", params=["charts_site", "tiny_site"])
+def fixture_site(request):
+    """Each of the generator's fixture sites, built, with its text rendered: (out, result, site, prose)."""
+    from generator.build import read_site
+    from generator.render.prose import render_prose
+
+    out, result = request.getfixturevalue(request.param)
+    site = read_site(FIXTURES / request.param.removesuffix("_site") / "content")
+    return out, result, site, render_prose(site, result.computed)
+
+
+def test_every_chart_of_every_explainer_has_a_figure_file(fixture_site):
+    out, result, site, prose = fixture_site
     assert explainers(result)
     for explainer in explainers(result):
         for states, texts in zip(result.computed[explainer.slug], prose[explainer.slug]):
@@ -73,8 +83,8 @@ def test_every_chart_of_every_explainer_has_a_figure_file(built_site, site_state
                 assert "var(--" not in text and "calc(" not in text, where
 
 
-def test_each_explainer_links_to_its_page_of_figures(built_site):
-    out, result = built_site
+def test_each_explainer_links_to_its_page_of_figures(fixture_site):
+    out, result, _, _ = fixture_site
     for explainer in explainers(result):
         page = parse_page((out / explainer.slug / "index.html").read_text("utf-8"))
         assert f"../figures/{explainer.slug}/index.html" in page.links, explainer.slug
@@ -167,16 +177,20 @@ def test_bibtex_escapes_what_tex_reads_as_commands():
     assert "url          = {https://x.org/a#step-1}" in entry and entry.startswith("@misc{k,\n")
 
 
-def test_every_figure_s_text_fits_its_width_in_chromium_s_font(built_site, browser):
+def test_every_figure_s_text_fits_its_width_in_chromium_s_font(charts_site, tiny_site, browser):
     """Each line of a figure file's title, caption and source, as Chromium draws it in the
-    figure's own font, ends inside the figure's width: every figure of the site, and one
-    whose caption is made of the widest letters."""
-    out, _ = built_site
+    figure's own font, ends inside the figure's width: every figure of the fixture sites, and one
+    whose caption is made of the widest letters. (The series' figures: tests/content/test_figures_fit.py.)"""
+    assert_figures_fit(charts_site, tiny_site, browser=browser)
+
+
+def assert_figures_fit(*sites, browser) -> None:
+    """Every figure file of the built sites, and the stress figure, fit their width (above)."""
     palette = theme_palette((THEMES / "default" / "static" / "style.css").read_text())
     wide = "Mammoth WWW kernel windows summing M×W many maximum widths — " * 4
     stress = figure_svg(None, wide, wide, Source(wide, "", ""), palette,
                         "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif").svg
-    files = [stress] + [path.read_text() for path in sorted((out / "figures").rglob("*.svg"))]
+    files = [stress] + [path.read_text() for out, _ in sites for path in sorted((out / "figures").rglob("*.svg"))]
     page = browser.new_page()
     page.set_content("<!doctype html><body>" + "".join(files) + "</body>")
     overflow = page.evaluate("""([right]) => [...document.querySelectorAll('body > svg')].flatMap((svg, n) =>
@@ -184,5 +198,7 @@ def test_every_figure_s_text_fits_its_width_in_chromium_s_font(built_site, brows
             Number(line.getAttribute('x')) + line.getComputedTextLength() > right).map(line => [n, line.textContent]))""",
                              [WIDTH + PADDING])
     page.close()
-    assert len(files) > 30 and overflow == []
+    charts = sum(len(states.step.charts) for _, result in sites for steps in result.computed.values()
+                 if isinstance(steps, list) for states in steps if hasattr(states, "figures"))
+    assert charts and len(files) == 1 + charts and overflow == []
 

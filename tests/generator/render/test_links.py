@@ -34,8 +34,15 @@ def test_a_link_to_no_page_names_the_folder_and_the_pages_there_are(tmp_path):
     assert "\n" not in message
 
 
-def test_the_bundled_site_links_its_families_to_their_explainers(built_site):
-    out, _ = built_site
-    html = (out / "transformer-architecture" / "index.html").read_text("utf-8")
-    assert 'href="../decoder-only-transformers/index.html"' in html
+def test_a_built_page_links_through_page_addresses(tmp_site, tmp_path):
+    """A `page:` link in an explainer's prose is resolved in the built page, and none is left."""
+    from generator.build import build
+    from tests.conftest import THEMES
+
+    step = "coin-flips/steps/01-runs.md"
+    text = (tmp_site() / step).read_text("utf-8")
+    content = tmp_site({step: text.replace("::: hint", "See [the first step](page:coin-flips#step-1).\n\n::: hint")})
+    build(content, tmp_path / "out", THEMES)
+    html = (tmp_path / "out" / "coin-flips" / "index.html").read_text("utf-8")
+    assert 'href="../coin-flips/index.html#step-1"' in html
     assert "page:" not in html.replace("page: ", "")

@@ -14,10 +14,10 @@ from generator.render.pages import split_questions
 from generator.render.prose import MarkdownRenderer
 from generator.load.schema import LABELS
 
-from tests.conftest import CONTENT, FIXTURES, THEMES
+from tests.conftest import FIXTURES, THEMES
 from tests.hosting import parse_page
 
-SLUG = "multi-head-attention"
+TINY = FIXTURES / "tiny" / "content"
 
 
 def build_tiny(tmp_site, tmp_path, files=None):
@@ -186,11 +186,11 @@ def test_every_word_around_the_content_comes_from_labels(tmp_site, tmp_path):
     assert "Schritt 1 von 1" in text_of(page)
 
 
-def test_the_intro_is_headed_by_its_question(built_site):
-    out, _ = built_site
-    html = (out / SLUG / "index.html").read_text("utf-8")
+def test_the_intro_is_headed_by_its_question(tiny_site):
+    out, _ = tiny_site
+    html = (out / "coin-flips" / "index.html").read_text("utf-8")
     intro = re.search(r'<section class="intro" aria-labelledby="([^"]+)"><h2 id="\1">(.*?)</h2>', html)
-    assert intro and intro.group(2) == "What is multi-head attention?"
+    assert intro and intro.group(2) == "What is a coin flip?"
 
 
 def test_an_intro_without_a_question_is_a_warning(tmp_site, tmp_path):
@@ -209,19 +209,19 @@ def test_question_headings_are_inline_markdown():
     assert pairs == [("Why <em>two</em> heads?", "<p>Because.</p>"), ("And <code>W_O</code>?", "<p>It mixes.</p>")]
 
 
-# --- The explainer page, as a reader sees it -----------------------------------------------------
+# --- The explainer page, as a reader sees it (the series' own: tests/content/test_multi_head_attention_reader.py)
 
 
 @pytest.fixture(scope="module")
 def explainer():
-    site = read_site(CONTENT)
-    return site, next(e for e in site.pages if e.slug == SLUG)
+    site = read_site(TINY)
+    return site, next(e for e in site.pages if e.slug == "coin-flips")
 
 
 @pytest.fixture
-def page(built_site, offline_page):
-    out, _ = built_site
-    offline_page.page.goto((out / SLUG / "index.html").as_uri())
+def page(tiny_site, offline_page):
+    out, _ = tiny_site
+    offline_page.page.goto((out / "coin-flips" / "index.html").as_uri())
     return offline_page.page
 
 
@@ -230,16 +230,21 @@ def test_series_navigation_marks_the_current_page_and_links_only_built_ones(page
     nav = page.get_by_role("navigation", name="The series")
     items = nav.get_by_role("listitem")
     assert [t.split(" coming soon")[0] for t in items.all_inner_texts()] == [e.title for e in site.config.series]
-    # Every explainer of the series is published: each title is a link, this page's marked current.
+    # The planned explainer (Dice) is listed, not linked; this page's own link is marked current.
     links = items.get_by_role("link")
-    assert links.all_inner_texts() == [e.title for e in site.config.series]
+    assert links.all_inner_texts() == ["Coin Flips"] != [e.title for e in site.config.series]
+    assert "coming soon" in items.last.inner_text()
     current = [link.inner_text() for link in links.all() if link.get_attribute("aria-current") == "page"]
-    assert current == ["How Multi-Head Attention Works"]
+    assert current == ["Coin Flips"]
 
 
-def test_steps_have_a_counter_a_list_and_previous_next_links(page, explainer):
-    _, mha = explainer
-    titles = [s.title for s in mha.steps]
+def test_steps_have_a_counter_a_list_and_previous_next_links(charts_site, offline_page):
+    out, result = charts_site
+    page = offline_page.page
+    page.goto((out / "chart-kinds" / "index.html").as_uri())
+    [explainer] = [e for e in result.site.pages if e.slug == "chart-kinds"]
+    titles = [s.title for s in explainer.steps]
+    assert len(titles) > 2
     assert page.get_by_role("navigation", name="Steps").get_by_role("link").all_inner_texts() == titles
     for number, title in enumerate(titles, start=1):
         region = page.get_by_role("region", name=title, exact=True)
@@ -250,47 +255,38 @@ def test_steps_have_a_counter_a_list_and_previous_next_links(page, explainer):
 
 
 def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer):
-    site, mha = explainer
-    day = mha.updated
+    site, coins = explainer
+    day = coins.updated
     assert page.get_by_text(f"Last updated {day.day} {day.strftime('%B')} {day.year}").is_visible()
-    intro = page.get_by_role("region", name="What is multi-head attention?")
-    assert intro.get_by_role("heading", level=2).inner_text() == "What is multi-head attention?"
-    assert "Multi-head attention runs several self-attention heads" in intro.inner_text()
+    intro = page.get_by_role("region", name="What is a coin flip?")
+    assert intro.get_by_role("heading", level=2).inner_text() == "What is a coin flip?"
+    assert "A fair coin lands heads half the time." in intro.inner_text()
     ideas = page.get_by_role("region", name="Key ideas").get_by_role("listitem")
-    assert ideas.count() == 6 and ideas.first.inner_text().startswith("Heads work in parallel.")
+    assert ideas.all_inner_texts() == ["Flips are independent."]
     questions = page.get_by_role("region", name="Common questions")
     summaries = questions.locator("summary")
-    assert summaries.all_inner_texts() == re.findall(r"^### (.+)$", mha.questions, re.M)
-    first_answer = re.split(r"^### .+$", mha.questions, flags=re.M)[1].strip().split("\n")[0][:30]
-    answer = questions.get_by_text(first_answer)
+    assert summaries.all_inner_texts() == re.findall(r"^### (.+)$", coins.questions, re.M) == ["Is the coin fair?"]
+    answer = questions.get_by_text("Yes, in this toy.")
     assert not answer.first.is_visible()
     summaries.first.click()
     assert answer.first.is_visible()
     related = page.get_by_role("region", name="Related explainers").get_by_role("listitem")
     titles = {e.slug: e.title for e in site.config.series + site.config.extra}
     assert [t.split(" coming soon")[0].split("\n")[0] for t in related.all_inner_texts()] == \
-        [titles[slug] for slug in mha.related]
-    # The works its text cites, from the site's bibliography, in author-year order, each with its
-    # DOI or arXiv link (or its title linked to its url) and its BibTeX.
+        [titles[slug] for slug in coins.related] == ["Dice"]
+    # The works its front matter lists, each with its title linked to its url.
     references = page.get_by_role("region", name="References").get_by_role("listitem")
-    texts = references.all_inner_texts()
-    assert len(texts) == len(mha.cites) > 10
-    for key in mha.cites:
-        entry = site.bibliography.entries[key]
-        [text] = [t for t in texts if f"). {entry.title}" in t]
-        assert text.rstrip().endswith("BibTeX") and (entry.arxiv in text or entry.doi in text or entry.url)
-    # Its neighbours in the series: the explainers before and after it.
-    pager = page.get_by_role("navigation", name="More in the series").get_by_role("link")
-    assert pager.all_inner_texts() == ["← Previous explainer: How Self-Attention Works",
-                                       "Next explainer: Positional Encoding →"]
+    assert [t.strip() for t in references.all_inner_texts()] == ["A. Author (2020). On Coins."]
+    assert references.get_by_role("link", name="On Coins").get_attribute("href") == "https://example.org/coins"
+    # A lone explainer has no neighbours in the series.
+    assert page.get_by_role("navigation", name="More in the series").count() == 0
 
 
-def test_a_chart_title_is_text_of_the_page_not_of_the_plot(built_site):
+def test_a_chart_title_is_text_of_the_page_not_of_the_plot(charts_site):
     """Above the chart, where a narrow screen wraps it; Plotly would cut it off."""
-    out, _ = built_site
-    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
-    site = read_site(CONTENT)
-    [explainer] = [page for page in site.pages if page.slug == "multi-head-attention"]
+    out, result = charts_site
+    html = (out / "chart-kinds" / "index.html").read_text("utf-8")
+    [explainer] = [page for page in result.site.pages if page.slug == "chart-kinds"]
     titles = [chart.title for step in explainer.steps for chart in step.charts if chart.title]
     shown = re.findall(r'<figure class="chart-figure">\s*<p class="chart-title">([^<]*)</p>', html)
     assert shown and [html_module.unescape(t) for t in shown] == titles

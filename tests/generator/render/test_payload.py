@@ -1,8 +1,12 @@
 import json
 import re
 
+import pytest
+
 from generator.kinds.explainer.payload import chart_payload, explainer_payload, step_payload
 from generator.render.payload import Pool, canonical, script_json
+
+from tests.conftest import FIXTURES
 
 
 def test_script_json_cannot_close_the_script():
@@ -60,9 +64,9 @@ def test_interned_figures_resolve_to_the_originals_with_each_array_stored_once()
     assert text.count("0.55") == 1
 
 
-def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
-    out, _ = built_site
-    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
+def test_every_state_carries_its_chart_table_pooled_like_the_chart(charts_site):
+    out, _ = charts_site
+    html = (out / "chart-kinds" / "index.html").read_text("utf-8")
     data = json.loads(re.search(r'<script type="application/json" id="explainer-data">(.*?)</script>',
                                 html, re.S).group(1))
 
@@ -77,7 +81,7 @@ def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
 
     for step in data["steps"]:
         for state in step["states"].values():
-            for chart in state["charts"]:  # one chart per step, three in step 2
+            for chart in state["charts"]:  # one chart per step, or more
                 table = resolve(chart["table"])
                 assert table["columns"] and len(table["headers"]) == len(table["cells"])
                 assert all(len(cells) + 1 == len(table["columns"]) for cells in table["cells"])
@@ -89,10 +93,22 @@ def test_every_state_carries_its_chart_table_pooled_like_the_chart(built_site):
     assert len({canonical(r) for r in rows}) < len(rows)
 
 
-def test_a_step_alone_carries_what_interning_that_step_alone_gives(mha_states):
+@pytest.fixture(scope="module")
+def chart_kinds_states():
+    """The charts fixture's explainer computed and its text rendered: (site, step states, step prose)."""
+    from generator.build import read_site
+    from generator.compute.states import compute_site
+    from generator.render.prose import render_prose
+
+    site = read_site(FIXTURES / "charts" / "content")
+    computed = compute_site(site)
+    return site, computed["chart-kinds"], render_prose(site, computed)["chart-kinds"]
+
+
+def test_a_step_alone_carries_what_interning_that_step_alone_gives(chart_kinds_states):
     """A step's embed takes its part of the page's pool, renumbered: the same
     bytes as interning the step on its own, with no array it does not use."""
-    site, steps, prose = mha_states
+    site, steps, prose = chart_kinds_states
     labels = site.config.labels
     charts = chart_payload(steps, labels)
     for index, (states, texts) in enumerate(zip(steps, prose)):

@@ -130,9 +130,9 @@ def test_a_figure_with_nothing_to_draw_gives_nothing():
 
 
 @pytest.fixture(scope="module")
-def site(built_site):
-    out, _ = built_site
-    return rendered_pages(out)
+def site(charts_site, tiny_site):
+    """Every page of the generator's fixture sites: each chart kind and variant, and the tiny site's."""
+    return rendered_pages(charts_site[0]) + rendered_pages(tiny_site[0])
 
 
 def test_every_chart_shows_its_first_state_before_plotly_and_with_scripts_off(browser, site):

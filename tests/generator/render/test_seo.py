@@ -12,21 +12,50 @@ from generator.build import build
 from generator.build import read_site
 from generator.render.seo import page_url, plain_text
 
-from tests.conftest import CONTENT, FIXTURES, THEMES
+from tests.conftest import FIXTURES, THEMES, write_files
 from tests.hosting import build_with_base_url, parse_page
 
 BASE = "https://lensa.example.org/ml/"
-# The page's own date and questions, as content/ gives them (the tests follow the content).
-MHA = next(page for page in read_site(CONTENT).pages if page.slug == "multi-head-attention")
-UPDATED = MHA.updated.isoformat()
-QUESTIONS = len(re.findall(r"^### ", MHA.questions, flags=re.M))
+TINY = FIXTURES / "tiny" / "content"
+# The tiny site, with a bibliography its explainer cites from and a second common question.
+BIB = """@article{coins2020,
+  author = {Author, Ann and Other, Otto},
+  title = {Heads in a Row},
+  journal = {Journal of Coins},
+  year = {2020},
+}
+
+@misc{dice2021,
+  author = {Thrower, Dee},
+  title = {All About Dice},
+  year = {2021},
+}
+"""
+UPDATED = "2026-01-15"  # coin-flips/explainer.md's updated
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
 @pytest.fixture(scope="module")
-def published(tmp_path_factory):
-    """The bundled content built with a base_url (from a copy: content/ stays as it is)."""
-    return build_with_base_url(CONTENT, tmp_path_factory.mktemp("seo"), BASE, THEMES)
+def cited(tmp_path_factory):
+    """A copy of the tiny site whose explainer cites two works of its bibliography and asks two questions."""
+    import shutil
+
+    content = tmp_path_factory.mktemp("cited") / "content"
+    shutil.copytree(TINY, content)
+    explainer = content / "coin-flips" / "explainer.md"
+    text = explainer.read_text("utf-8")
+    text = text.replace("A fair coin lands heads half the time.",
+                        "A fair coin lands heads half the time [@dice2021; @coins2020].")
+    text = text.replace("Yes, in this toy.", "Yes, in this toy.\n\n### How many *flips*?\nUp to three.")
+    explainer.write_text(text, "utf-8")
+    write_files(content, {"references.bib": BIB})
+    return content
+
+
+@pytest.fixture(scope="module")
+def published(cited, tmp_path_factory):
+    """The tiny site built with a base_url (from a copy: the fixture stays as it is)."""
+    return build_with_base_url(cited, tmp_path_factory.mktemp("seo"), BASE, THEMES)
 
 
 def pages_of(out):
@@ -48,8 +77,9 @@ def json_ld(page) -> dict:
     return {d["@type"]: d for d in documents}
 
 
-def test_without_base_url_there_is_nothing_to_point_at(built_site):
-    out, result = built_site
+def test_without_base_url_there_is_nothing_to_point_at(cited, tmp_path):
+    out = tmp_path / "out"
+    build(cited, out, THEMES)
     assert not (out / "sitemap.xml").exists() and not (out / "robots.txt").exists()
     for path in pages_of(out):
         page = read(out, path)
@@ -74,7 +104,7 @@ def test_sitemap_lists_every_page_by_its_canonical_address(published):
         assert page.canonical and page.canonical.startswith(BASE)
         expected[page.canonical] = path
     assert set(urls) == set(expected), "the sitemap and the pages' canonical links disagree"
-    assert urls[BASE + "multi-head-attention/"] == UPDATED
+    assert urls[BASE + "coin-flips/"] == UPDATED
     assert all(len(lastmod) == 10 for lastmod in urls.values())
 
 
@@ -86,16 +116,16 @@ def test_robots_txt_points_at_the_sitemap(published):
 
 
 def test_link_previews_describe_each_page(published):
-    page = read(published, "multi-head-attention/index.html")
+    page = read(published, "coin-flips/index.html")
     meta = page.meta
     assert meta["og:type"] == "article" and meta["twitter:card"] == "summary"
-    assert meta["og:url"] == page.canonical == BASE + "multi-head-attention/"
-    assert meta["og:title"] == meta["twitter:title"] == "How Multi-Head Attention Works"
+    assert meta["og:url"] == page.canonical == BASE + "coin-flips/"
+    assert meta["og:title"] == meta["twitter:title"] == "Coin Flips"
     assert meta["og:description"] == meta["twitter:description"] == meta["description"]
-    assert meta["og:site_name"] == "Lensa ML"
+    assert meta["og:site_name"] == "Tiny Site"
     assert meta["article:modified_time"] == UPDATED
     index = read(published, "index.html").meta
-    assert index["og:type"] == "website" and index["og:url"] == BASE and index["og:title"] == "Lensa ML"
+    assert index["og:type"] == "website" and index["og:url"] == BASE and index["og:title"] == "Tiny Site"
 
 
 class _Text:
@@ -108,43 +138,44 @@ class _Text:
                                                           html, re.S)]
 
 
-def test_article_json_ld_matches_the_page(published):
-    html = (published / "multi-head-attention/index.html").read_text("utf-8")
+def test_article_json_ld_matches_the_page(published, cited):
+    html = (published / "coin-flips/index.html").read_text("utf-8")
     page, text = parse_page(html), _Text(html)
     article = json_ld(page)["Article"]
     assert article["@context"] == "https://schema.org"
-    assert article["headline"] == text.h1 == "How Multi-Head Attention Works"
+    assert article["headline"] == text.h1 == "Coin Flips"
     assert article["dateModified"] == text.time == UPDATED
     assert article["description"] == page.meta["description"]
     assert article["url"] == article["mainEntityOfPage"] == page.canonical
     assert article["inLanguage"] == "en"
-    assert article["isPartOf"]["url"] == BASE and article["isPartOf"]["name"] == "Lensa ML"
-    site = read_site(CONTENT)
-    [explainer] = [e for e in site.pages if e.slug == "multi-head-attention"]
+    assert article["isPartOf"]["url"] == BASE and article["isPartOf"]["name"] == "Tiny Site"
+    site = read_site(cited)
+    [explainer] = [e for e in site.pages if e.slug == "coin-flips"]
     # The works of the page's references, in their order: those its text cites.
     listed = re.findall(r'<li id="ref-([^"]+)">', html)
-    assert sorted(listed) == sorted(explainer.cites)
+    assert sorted(listed) == sorted(explainer.cites) == ["coins2020", "dice2021"]
     entries = [site.bibliography.entries[key] for key in listed]
-    assert [c["name"] for c in article["citation"]] == [e.title for e in entries]
-    assert [c["datePublished"] for c in article["citation"]] == [e.year for e in entries]
+    # Then the works its front matter writes out (the tiny site's "On Coins", 2020).
+    assert [c["name"] for c in article["citation"]] == [e.title for e in entries] + ["On Coins"]
+    assert [c["datePublished"] for c in article["citation"]] == [e.year for e in entries] + ["2020"]
 
 
 def test_faq_json_ld_is_the_common_questions(published):
-    html = (published / "multi-head-attention/index.html").read_text("utf-8")
+    html = (published / "coin-flips/index.html").read_text("utf-8")
     page, text = parse_page(html), _Text(html)
     faq = json_ld(page)["FAQPage"]
     questions = faq["mainEntity"]
     summaries = questions_of(html)
     assert [q["name"] for q in questions] == summaries
-    assert len(summaries) == QUESTIONS and summaries[0] == "How many heads should a Transformer have?"
+    assert summaries == ["Is the coin fair?", "How many flips?"]
     assert [q["acceptedAnswer"]["text"] for q in questions] == text.answers
     assert all(q["@type"] == "Question" and q["acceptedAnswer"]["@type"] == "Answer" for q in questions)
 
 
 def test_index_json_ld_names_the_site(published):
     website = json_ld(read(published, "index.html"))["WebSite"]
-    assert website["name"] == "Lensa ML" and website["url"] == BASE
-    assert website["description"].startswith("Interactive, step-by-step explainers")
+    assert website["name"] == "Tiny Site" and website["url"] == BASE
+    assert website["description"] == "A one-explainer site the tests build."
 
 
 def test_json_ld_cannot_end_its_script_early(tmp_site, tmp_path):

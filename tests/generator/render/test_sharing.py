@@ -61,22 +61,22 @@ def test_code_escapes_its_attributes():
 
 # ---- The Embed button in the page (themes/default/static/share.js) ----
 
-def test_embed_button_shows_and_copies_the_code_from_disk(built_site, offline_page):
-    out, _ = built_site
+def test_embed_button_shows_and_copies_the_code_from_disk(charts_site, offline_page):
+    out, _ = charts_site
     page = offline_page.page
-    page.goto((out / "multi-head-attention" / "index.html").as_uri())
+    page.goto((out / "chart-kinds" / "index.html").as_uri())
     page.wait_for_function("window.lensa?.share")
-    section = page.get_by_role("region", name="Different Patterns", exact=True)
+    section = page.get_by_role("region", name="Vectors as arrows", exact=True)
     box = section.get_by_role("textbox", name="Embed code (HTML)")
     assert not box.is_visible()
     section.get_by_text("Embed", exact=True).click()
     built = box.input_value()
-    assert built.startswith('<iframe src="../embed/multi-head-attention/step-3.html" ')
+    assert built.startswith('<iframe src="../embed/chart-kinds/step-3.html" ')
     # From disk the address cannot be made absolute, and the page says why.
     assert section.get_by_text("This address is relative").is_visible()
 
-    section.get_by_role("group", name="Head", exact=True).get_by_role("button", name="Head 2").click()
-    assert box.input_value() == built.replace("step-3.html", "step-3.html#s3=head:2,query:cat")
+    section.get_by_role("group", name="Angle", exact=True).get_by_role("button", name="45").click()
+    assert box.input_value() == built.replace("step-3.html", "step-3.html#s3=angle:45")
     section.get_by_role("checkbox", name="Open in the state shown").uncheck()
     assert box.input_value() == built
 
@@ -84,10 +84,10 @@ def test_embed_button_shows_and_copies_the_code_from_disk(built_site, offline_pa
     page.get_by_text("Embed the whole explainer", exact=True).click()
     whole = page.get_by_role("textbox", name="Embed code (HTML)").first
     section.get_by_role("checkbox", name="Open in the state shown").check()
-    page.get_by_role("region", name="Multiple Heads", exact=True).get_by_role("button", name="8").click()
-    assert 'src="../embed/multi-head-attention/index.html#s2=heads:8&amp;s3=head:2,query:cat"' in whole.input_value()
+    page.get_by_role("region", name="A line over labels", exact=True).get_by_role("button", name="1").click()
+    assert 'src="../embed/chart-kinds/index.html#s2=pair:1&amp;s3=angle:45"' in whole.input_value()
     assert section.get_by_role("link", name="Preview the embed").get_attribute("href") == \
-        "../embed/multi-head-attention/step-3.html#s3=head:2,query:cat"
+        "../embed/chart-kinds/step-3.html#s3=angle:45"
 
     section.get_by_role("button", name="Copy code").click()
     status = section.get_by_role("status")

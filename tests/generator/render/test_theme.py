@@ -13,7 +13,9 @@ from generator.errors import ContentError
 from generator.outputs.assets import shipped
 from generator.render.theme import load_theme
 
-from tests.conftest import CONTENT, FIXTURES, ROOT, THEMES, write_files
+from tests.conftest import FIXTURES, ROOT, THEME_NAMES, THEMES, write_files
+
+TINY = FIXTURES / "tiny" / "content"
 
 
 def theme_error(themes, name="child"):
@@ -23,7 +25,7 @@ def theme_error(themes, name="child"):
 
 
 def test_course_theme_extends_default_and_adds_its_stylesheet():
-    theme = load_theme(THEMES, "course", CONTENT / "site.toml")
+    theme = load_theme(THEMES, "course", TINY / "site.toml")
     assert [folder.name for folder in theme.chain] == ["course", "default"]
     assert theme.stylesheets == ["style.css", "course.css"]
     files = theme.static_files()
@@ -44,7 +46,7 @@ def test_a_child_overrides_one_file_and_extends_the_template_it_replaces(tmp_pat
     })
     (themes / "default").symlink_to(THEMES / "default")
     out = tmp_path / "build"
-    build(CONTENT, out, themes, "child")
+    build(TINY, out, themes, "child")
     html = (out / "index.html").read_text("utf-8")
     assert "<footer>child footer</footer>" in html
     assert re.search(r'href="assets/style\.css\?v=\w+"><link rel="stylesheet" href="assets/extra\.css', html)
@@ -89,9 +91,11 @@ def test_theme_is_chosen_in_site_toml_or_on_the_command_line(tmp_site, tmp_path)
     assert "course.css" not in (cli / "index.html").read_text("utf-8")
 
 
-def test_course_theme_drops_the_site_chrome_but_keeps_the_toggle(themed_site):
-    theme, out = themed_site
-    html = (out / "multi-head-attention" / "index.html").read_text("utf-8")
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_course_theme_drops_the_site_chrome_but_keeps_the_toggle(theme, tmp_path):
+    out = tmp_path / "build"
+    build(TINY, out, THEMES, theme)
+    html = (out / "coin-flips" / "index.html").read_text("utf-8")
     assert "data-scheme-toggle" in html
     assert ('class="site-header"' in html) == (theme == "default")
     assert ('class="site-footer"' in html) == (theme == "default")

@@ -49,15 +49,33 @@ function bundle(entry) {
         legalComments: 'none',
         banner: { js: `/* Bundled by themes/default/scripts/bundle.cjs from scripts/${entry}: edit that. */` },
         write: false,
-        logLevel: 'error',
+        logLevel: 'silent',  // its errors are said below, one line each
     });
     return result.outputFiles[0].text;
 }
 
+// An esbuild failure as one line per error, each naming the file and line from the repository's
+// root, as the build names content: the dev server shows these over the page (generator/dev/serve.py).
+function failed(error) {
+    for (const problem of error.errors || [{ text: String(error.message || error) }]) {
+        const at = problem.location;
+        const where = at ? `${path.relative(ROOT, path.join(HERE, at.file)).split(path.sep).join('/')}:${at.line}:` +
+            `${at.column + 1}: ` : '';
+        console.error(`error: ${where}${problem.text}`);
+    }
+    process.exit(1);
+}
+
 const check = process.argv.includes('--check');
 const stale = [];
-for (const [name, entry] of Object.entries(BUNDLES)) {
-    const text = bundle(entry);
+// Every bundle made before any is written: a source that does not bundle leaves all of them as they were.
+let made;
+try {
+    made = Object.entries(BUNDLES).map(([name, entry]) => [name, bundle(entry)]);
+} catch (error) {
+    failed(error);
+}
+for (const [name, text] of made) {
     const target = path.join(STATIC, name);
     if (check) {
         const committed = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;

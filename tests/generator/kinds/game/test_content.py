@@ -4,7 +4,7 @@ import pytest
 from generator.errors import ContentError
 from generator.kinds.game import KIND
 
-from .conftest import GAME, MODEL
+from tests.tiny_game import GAME, MODEL
 
 
 def test_a_game_is_read(tmp_path):

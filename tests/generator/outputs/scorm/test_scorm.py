@@ -21,8 +21,10 @@ from tests.conftest import FIXTURES
 from tests.hosting import parse_page
 from tests.lms import manifest_schema
 
-# The packages (conftest.scorm_site) are made once per worker: keep their tests on one (make test runs pytest -n auto --dist loadgroup).
+# The packages (packaged, below) are made once per worker: keep their tests on one (make test runs pytest
+# -n auto --dist loadgroup).
 pytestmark = pytest.mark.xdist_group("scorm")
+WHOLE = "tiny-site.site"  # the whole site's package, named after the tiny site's title
 
 CP = {"1.2": "http://www.imsproject.org/xsd/imscp_rootv1p1p2", "2004": "http://www.imsglobal.org/xsd/imscp_v1p1"}
 ADLCP = {"1.2": "http://www.adlnet.org/xsd/adlcp_rootv1p2", "2004": "http://www.adlnet.org/xsd/adlcp_v1p3"}
@@ -35,13 +37,39 @@ def tag(version: str, name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def packages(scorm_site):
-    return scorm_site[1]
+def linked(tiny_game_content, tmp_path_factory):
+    """The tiny site with its game, its explainer's text linking to the game: built, (out, result)."""
+    from generator.build import build
+
+    from tests.conftest import THEMES
+
+    content = tmp_path_factory.mktemp("linked") / "content"
+    shutil.copytree(tiny_game_content, content)
+    step = content / "coin-flips" / "steps" / "01-runs.md"
+    step.write_text(step.read_text().replace("::: hint", "Then [play](page:blanks).\n\n::: hint"))
+    out = content.parent / "build"
+    result = build(content, out, THEMES)
+    assert 'href="../blanks/index.html"' in (out / "coin-flips" / "index.html").read_text()  # a link to leave
+    return out, result
 
 
 @pytest.fixture(scope="module")
-def site(built_site):
-    return built_site[1].site
+def packaged(linked, tmp_path_factory):
+    """Every SCORM package of that site, unpacked (tests/lms.py): (that folder, packages by zip name)."""
+    from tests.lms import package_site
+
+    root = tmp_path_factory.mktemp("scorm")
+    return root, package_site(linked[1], root)
+
+
+@pytest.fixture(scope="module")
+def packages(packaged):
+    return packaged[1]
+
+
+@pytest.fixture(scope="module")
+def site(linked):
+    return linked[1].site
 
 
 def zip_names(unpacked) -> list[str]:
@@ -54,7 +82,7 @@ def zip_names(unpacked) -> list[str]:
 
 def test_every_page_and_the_whole_site_have_a_package_in_each_version(packages, site):
     pages = {f"{page.slug}-{SUFFIX[v]}.zip" for page in site.pages for v in VERSIONS}
-    whole = {f"lensa-ml.site-{SUFFIX[v]}.zip" for v in VERSIONS}
+    whole = {f"{WHOLE}-{SUFFIX[v]}.zip" for v in VERSIONS}
     assert set(packages) == pages | whole
     for name, unpacked in packages.items():
         assert name.endswith(f"-{SUFFIX[unpacked.version]}.zip")
@@ -68,7 +96,7 @@ def test_the_site_package_lists_the_pages_in_series_order(packages, site):
     built = {page.slug for page in site.pages}
     expected = [slug for slug in listed if slug in built] + [p.slug for p in site.pages if p.slug not in listed]
     for version in VERSIONS:
-        root = ET.fromstring((packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / MANIFEST).read_bytes())
+        root = ET.fromstring((packages[f"{WHOLE}-{SUFFIX[version]}.zip"].folder / MANIFEST).read_bytes())
         items = root.findall(f"{tag(version, 'organizations')}/{tag(version, 'organization')}/{tag(version, 'item')}")
         assert [item.get("identifier") for item in items] == [f"item-{slug}" for slug in expected]
         titles = {page.slug: page.title for page in site.pages}
@@ -91,7 +119,7 @@ def test_every_manifest_is_valid_against_the_official_schemas(packages, version)
 def test_a_wrong_manifest_fails_the_schemas(packages):
     """The validation can fail: the schemas are loaded, not skipped."""
     for version in VERSIONS:
-        text = (packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / MANIFEST).read_text()
+        text = (packages[f"{WHOLE}-{SUFFIX[version]}.zip"].folder / MANIFEST).read_text()
         schema = manifest_schema(version)
         broken = text.replace('type="webcontent"', 'kind="webcontent"', 1)
         assert list(schema.iter_errors(broken)), version
@@ -166,8 +194,8 @@ def test_a_package_holds_its_pages_and_exactly_the_files_they_load(packages):
         assert files - pages - loaded == set(), f"{name}: holds files no page loads"
 
 
-def test_the_bridge_is_loaded_first_in_packages_and_never_by_the_sites_pages(packages, built_site):
-    out, _ = built_site
+def test_the_bridge_is_loaded_first_in_packages_and_never_by_the_sites_pages(packages, linked):
+    out, _ = linked
     for page in out.rglob("*.html"):  # pages, embeds and single-file copies
         html = page.read_text(encoding="utf-8")
         assert "scorm.js?" not in html and "API_1484_11" not in html, page
@@ -184,7 +212,7 @@ def test_the_bridge_is_loaded_first_in_packages_and_never_by_the_sites_pages(pac
 
 
 def test_links_to_other_pages_stop_being_links_without_a_base_url(packages, site):
-    """The bundled site has no base_url: its pages' links to each other become text,
+    """The site has no base_url: its pages' links to each other become text,
     as in the single-file copy; the Embed buttons and Save offline are left out."""
     assert not site.config.base_url
     for unpacked in packages.values():
@@ -215,7 +243,7 @@ def test_a_page_is_the_same_in_every_package_but_for_the_version_it_names(packag
         html = {v: (packages[f"{page.slug}-{SUFFIX[v]}.zip"].folder / path).read_bytes() for v in VERSIONS}
         assert html["1.2"].replace(b'data-scorm="1.2"', b'data-scorm="2004"') == html["2004"]
         for version in VERSIONS:
-            assert (packages[f"lensa-ml.site-{SUFFIX[version]}.zip"].folder / path).read_bytes() == html[version]
+            assert (packages[f"{WHOLE}-{SUFFIX[version]}.zip"].folder / path).read_bytes() == html[version]
 
 
 # ---- The command line, on a small site -------------------------------------------------------------

@@ -13,10 +13,9 @@ from generator.build import read_site
 from generator.render import charts
 from generator.render.charts import held
 
-from tests.conftest import CONTENT, FIXTURES, PageWatch
+from tests.conftest import FIXTURES, PageWatch
 from tests.generator.render.charts.test_charts import chart
 
-EXPLAINERS = [page.slug for page in read_site(CONTENT).pages if page.kind == "explainer"]
 KINDS_SITE = FIXTURES / "charts" / "content"
 
 
@@ -38,13 +37,17 @@ def kinds_states():
     return site, compute_site(site)
 
 
-@pytest.mark.parametrize("which", ["site", "chart kinds"])
-def test_every_chart_of_every_step_holds_its_layout_unless_it_declares_rescale(which, site_states, kinds_states):
+def test_every_chart_of_every_step_holds_its_layout_unless_it_declares_rescale(kinds_states):
     """Axis ranges, ticks, margins, legend, size: the frame of each chart is the same in every
     state of its step (the marks, shapes and pictures, change); the page's data then carries
     it once, in the step's shared layout, and each state only its marks. A chart that declares
-    rescale does change it. Every page of the bundled site and of the chart-kind fixture."""
-    site, computed = (site_states[0], site_states[1]) if which == "site" else kinds_states
+    rescale does change it. Every page of the chart-kind fixture (tests/content/test_charts_held.py:
+    of the series)."""
+    assert_every_chart_holds(*kinds_states)
+
+
+def assert_every_chart_holds(site, computed) -> None:
+    """Every chart of a computed site holds its layout unless it declares rescale (above)."""
     from generator.kinds.explainer.payload import chart_payload
 
     seen = 0
@@ -67,12 +70,6 @@ def test_every_chart_of_every_step_holds_its_layout_unless_it_declares_rescale(w
                     continue
                 own = {key for state in step["states"].values() for key in state["charts"][index]["layout"]}
                 assert own <= set(held.MARKS), f"{slug} step {states.step.number}: states carry {own}"
-
-
-def test_the_bundled_site_draws_every_chart_without_a_layout_warning(site_states):
-    site, _, _ = site_states
-    about = [str(w) for w in site.warnings if "rescale" in w.message or "layout" in w.message]
-    assert about == []
 
 
 def _problems(option, states):
@@ -204,15 +201,21 @@ SWEEP = """async (frame) => {
 }"""
 
 
-@pytest.mark.parametrize("slug", EXPLAINERS)
-def test_plotly_keeps_each_charts_layout_through_every_click(slug, built_site, browser):
+@pytest.mark.parametrize("fixture, slug", [("charts_site", "chart-kinds"), ("tiny_site", "coin-flips")])
+def test_plotly_keeps_each_charts_layout_through_every_click(fixture, slug, request, browser):
     """Driving every control of every step, as a reader clicks, and reading Plotly's own
     layout after each click: the axes, their ticks, the plot's margins and the legend stay
-    as they were, for every chart that does not declare rescale."""
+    as they were, for every chart that does not declare rescale. (Of the series' pages:
+    tests/content/test_charts_held.py.)"""
+    assert_plotly_holds(request.getfixturevalue(fixture)[0] / slug / "index.html", browser)
+
+
+def assert_plotly_holds(page, browser) -> None:
+    """The sweep above, over one built page."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     watch = PageWatch(context.new_page())
     try:
-        watch.page.goto((built_site[0] / slug / "index.html").as_uri())
+        watch.page.goto(page.as_uri())
         watch.page.wait_for_function("() => window.lensa?.runtime")
         assert watch.page.evaluate(SWEEP, FRAME) == []
         assert watch.errors == []

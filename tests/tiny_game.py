@@ -1,8 +1,10 @@
-"""A tiny game of one round beside the tiny site's explainer, built once: the game kind's tests
-use it, not the series' Spotlight (content/), so editing the series fails none of them."""
-import pytest
+"""A tiny game of one round (blanks/) beside the tiny site's explainer: the generator's tests of the
+game kind and of the outputs use it (conftest.tiny_game), not the series' Spotlight (content/), so
+editing the series fails none of them."""
+import shutil
+from pathlib import Path
 
-from tests.conftest import FIXTURES, THEMES, write_files
+from tests.conftest import FIXTURES, write_files
 
 GAME = '''+++
 kind = "game"
@@ -44,16 +46,7 @@ def verb():
 '''
 
 
-@pytest.fixture(scope="package")
-def tiny_game(tmp_path_factory):
-    """(the build folder, the build's result) of the tiny site with the game at blanks/."""
-    import shutil
-
-    from generator.build import build
-
-    root = tmp_path_factory.mktemp("game")
-    content = root / "content"
+def write_tiny_game(content: Path) -> Path:
+    """The tiny site with the game at blanks/, written to `content`."""
     shutil.copytree(FIXTURES / "tiny" / "content", content)
-    write_files(content, {"blanks/game.md": GAME, "blanks/model.py": MODEL})
-    out = root / "out"
-    return out, build(content, out, THEMES)
+    return write_files(content, {"blanks/game.md": GAME, "blanks/model.py": MODEL})
