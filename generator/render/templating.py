@@ -8,8 +8,9 @@ change a value, or load another template. Only the theme's own templates, which 
 code like model.py, get the full environment.
 
 Compiling a Jinja template costs far more than rendering it, so compiled
-templates are kept on disk (diskcache.py), keyed by a hash of their source: a
-build compiles only what changed.
+templates are kept on disk (diskcache.py), keyed by a hash of their source and of
+what else their compiled code depends on (_bytecode_cache()): a build compiles
+only what changed.
 """
 from __future__ import annotations
 
@@ -168,22 +169,32 @@ def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
 
 
 def _bytecode_cache(options: dict, memory: dict | None, kind: type) -> jinja2.BytecodeCache | None:
-    """One folder per Jinja version, Python version, environment options and kind (the
-    sandbox compiles operators differently): compiled code depends on all of them,
-    while the cache checks only the source."""
+    """One folder per Jinja version, Python version, environment options, kind (the
+    sandbox compiles calls and operators differently) and version of the code that
+    rewrites a template before Jinja compiles it: compiled code depends on all of them,
+    while the cache checks only the source. (Filters, tests and globals are looked up
+    when a template runs, so they are no part of its compiled code; a theme's templates
+    are kept by their file's path as well as their source.)"""
     root = cache_root()
     if root is None:
         return None
     finalize = options["finalize"]
     described = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
     digest = hashlib.sha256(f"{jinja2.__version__}|{sys.version}|{described}|"
-                            f"{getattr(finalize, '__module__', '')}|{kind.__qualname__}".encode()).hexdigest()[:16]
+                            f"{getattr(finalize, '__module__', '')}|{kind.__qualname__}|"
+                            f"{_rewriting_code()}".encode()).hexdigest()[:16]
     folder = root / "templates" / digest
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
     return _QuietCache(str(folder), memory)
+
+
+def _rewriting_code() -> str:
+    """The code that rewrites a template's source before Jinja compiles it: this module's
+    extensions (KeepLineBreaks, InlineScriptsMinified) and the minifier they call."""
+    return hashlib.sha256(Path(__file__).read_bytes() + rjsmin.__version__.encode()).hexdigest()
 
 
 class _QuietCache(jinja2.FileSystemBytecodeCache):
