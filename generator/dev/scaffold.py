@@ -52,7 +52,8 @@ class Scaffolded:
         if not self.subtitle:
             lines.append("It has no subtitle yet: write one in its explainer.md (and its site.toml entry).")
         lines.append("The starter's example text (its question, introduction, key ideas, two steps and a quiz "
-                     f"question) is yours to replace: `{command} check` lists what is left, and fails on it with --strict.")
+                     f"question) is yours to replace: `{command} check` lists what is left, and fails on it "
+                     "with --strict.")
         lines.append(f"Next: `{command} serve` and open it in the browser; `{command} docs` prints Lensa's "
                      "authoring guide, which explains every field.")
         return lines
