@@ -359,3 +359,19 @@ def test_an_edit_to_the_pages_own_markdown_still_reuses_the_states(reading_data)
     append(content / "coin-flips/explainer.md", "\nAn edit to the prose.\n")
     assert rebuild(content, themes, cache)["states"] == []
     assert next_process_build(content, themes)["made"] == []
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("softmax/explainer.md", "This explainer starts from", "This page starts from"),       # its intro
+    ("softmax/quiz/01-top-word.md", "Which word still gets", "Which word keeps"),           # a question
+    ("softmax/quiz/01-top-word.md", 'answer = "top_word"', 'answer = "words[0]"'),          # its answer
+])
+def test_an_edit_to_the_pages_other_markdown_shows_without_recomputing(two_explainers, path, old, new):
+    """The page's own Markdown outside steps/ (intro, key ideas, questions, quiz/) is prose: a rebuild
+    shows the edit (rebuild() compares with a fresh build) and computes nothing again."""
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / path, old, new)
+    assert rebuild(content, themes, cache)["states"] == []
+    assert "coin-flips" not in cache.made["prose"] and "softmax" in cache.made["prose"]
