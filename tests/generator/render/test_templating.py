@@ -181,3 +181,21 @@ def test_an_edit_to_the_code_that_rewrites_templates_compiles_them_afresh(cache_
     monkeypatch.setattr(templating, "_minified_script", lambda match: match.group(0).upper())
     assert _theme_page(tmp_path) == SCRIPT.upper()
 
+
+
+def _finalize(passes_context: bool):
+    """Two finalizers of one name: the compiled code calls the one that takes the context otherwise."""
+    if passes_context:
+        @jinja2.pass_eval_context
+        def shown(eval_context, value):
+            return f"[{value}]"
+    else:
+        def shown(value):
+            return f"({value})"
+    return shown
+
+
+def test_a_finalizer_that_takes_the_context_compiles_afresh(cache_dir):
+    source = "{{ 1 }}"
+    assert compile_string(make_env(autoescape=False, finalize=_finalize(False)), source).render() == "(1)"
+    assert compile_string(make_env(autoescape=False, finalize=_finalize(True)), source).render() == "[1]"
