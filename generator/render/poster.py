@@ -568,7 +568,7 @@ def _vertical_title(title: str, x: int = -52) -> str:
     # so it sits in a nested svg that is the plot's height, centred there.
     return (f'<svg x="{x}" y="0" width="1" height="100%" overflow="visible"><text x="0" y="50%" '
             f'text-anchor="middle" transform-origin="0 50%" style="transform:rotate(-90deg);'
-            f'transform-box:view-box;transform-origin:0 50%">{escape(title)}</text></svg>')
+            f'transform-box:view-box;transform-origin:0 50%">{escape(_plain(title))}</text></svg>')
 
 
 def _text(markup: str, x: str, y: float, size: float, colour: str | None, anchor: str, baseline: str,

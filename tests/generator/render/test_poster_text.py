@@ -38,3 +38,13 @@ def test_a_models_label_is_drawn_as_the_model_wrote_it(written):
 ])
 def test_plotly_entities_are_decoded_as_plotly_decodes_them(markup, shown):
     assert _label_drawn(markup) == shown
+
+
+def test_both_axis_titles_read_as_plotly_shows_them():
+    """The y axis's title (drawn turned) reads its markup as the x axis's title and every label do."""
+    title = "R&amp;D <i>spend</i> &lt; 5&deg;"
+    figure = {"data": [{"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines"}],
+              "layout": {"height": 300, "margin": {"l": 50, "r": 10, "t": 10, "b": 40},
+                         "xaxis": {"title": {"text": title}}, "yaxis": {"title": {"text": title}}}}
+    drawn = poster(figure)
+    assert drawn.count(">R&amp;D spend &lt; 5°</text>") == 2, drawn
