@@ -232,14 +232,15 @@ def _check_references(pages: list, bibliography: Bibliography | None, kinds: dic
         for index, reference in enumerate(page.references):
             where = f"references[{index}]"
             line = line_of(text, None, where + ".")
-            said = f"{where} lists {reference.title!r} ({reference.year})"
+            said = f"{reference.title!r} ({reference.year})"
             work = _work(reference.title, reference.year)
             if work in first:
-                errors.append(Problem(main, f"{said} again: it is references[{first[work]}], at line "
-                                      f"{line_of(text, None, f'references[{first[work]}].')}", line, where))
+                at = line_of(text, None, f"references[{first[work]}].")  # None for an inline array of tables
+                errors.append(Problem(main, f"{said} is listed twice: it is references[{first[work]}]"
+                                      + (f", at line {at}" if at else ""), line, where))
             elif work in works:
                 entry = works[work]
-                errors.append(Problem(main, f"{said}, which is entry {entry.key!r} of the bibliography "
+                errors.append(Problem(main, f"{said} is entry {entry.key!r} of the bibliography "
                                       f"({bibliography.path.name}:{entry.line}): cite it as [@{entry.key}] or list "
                                       "it in further_reading instead", line, where))
             first.setdefault(work, index)

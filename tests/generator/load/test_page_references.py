@@ -34,7 +34,7 @@ def test_a_reference_listed_twice_is_an_error_at_the_second(tmp_site):
     again = ON_COINS.replace("On Coins", "on  coins.")  # the same work, however it is written
     [problem] = problems(tmp_site(_page(ON_COINS, again)))
     assert (problem.path.name, problem.line, problem.field) == ("explainer.md", 12, "references[1]")
-    assert problem.message == "references[1] lists 'on  coins.' (2020) again: it is references[0], at line 7"
+    assert problem.message == "'on  coins.' (2020) is listed twice: it is references[0], at line 7"
     assert str(problem).count("\n") == 0
 
 
@@ -46,6 +46,13 @@ def test_the_same_title_of_another_year_is_another_work(tmp_site):
 def test_a_reference_that_is_in_the_bibliography_is_an_error(tmp_site):
     [problem] = problems(tmp_site({**_page(ON_COINS), "references.bib": BIB}))
     assert (problem.path.name, problem.line, problem.field) == ("explainer.md", 7, "references[0]")
-    assert problem.message == ("references[0] lists 'On Coins' (2020), which is entry 'author2020' of the "
+    assert problem.message == ("'On Coins' (2020) is entry 'author2020' of the "
                                "bibliography (references.bib:1): cite it as [@author2020] or list it in "
                                "further_reading instead")
+
+
+def test_an_inline_array_of_references_is_checked_too(tmp_site):
+    inline = '\nreferences = [{ authors = "A. Author", year = 2020, title = "On Coins" },\n' \
+             '              { authors = "A. Author", year = 2020, title = "On coins" }]\n'
+    [problem] = problems(tmp_site(_page(inline)))
+    assert problem.field == "references[1]" and problem.message.endswith("is listed twice: it is references[0]")
