@@ -107,6 +107,12 @@ class PageKind:
         """Everything besides the model's files that computing the states reads (a cache key part)."""
         raise NotImplementedError
 
+    def content_files(self, source: PageSource) -> list[Path]:
+        """The Markdown files the kind reads as the page's content: what computing the states reads
+        of them is in declarations(), so the rest (their prose) is no input of the states. Every
+        other file of the folder is (a Markdown table the model reads as much as its data.json)."""
+        return [source.path / self.main_file]
+
     def compute(self, source: PageSource, model: Any, config, memo) -> Any:
         """Every state of the page, each with its key and where each control leads."""
         raise NotImplementedError

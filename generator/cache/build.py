@@ -4,10 +4,11 @@ states, rendered text and outputs, keyed on a hash of their inputs.
 Keys hash file contents, never modification times, so saving a file without
 changing it, or touching it, reuses everything. What each key covers:
 
-- states: the page's non-Markdown files (model.py and anything it reads, dot-files
-  too), the files of content/_lib/ its model imported, the data files of
-  content/_lib/ (any page may read them), and what its kind declares it computes
-  from (an explainer's steps, not their prose), so a prose-only edit does not
+- states: the page's files but for the Markdown its kind reads as content (model.py
+  and anything it reads, dot-files and other .md files too), the files of
+  content/_lib/ its model imported, the data files of content/_lib/ (any page may
+  read them), and what its kind declares it computes from in that Markdown (an
+  explainer's steps, not their prose), so a prose-only edit does not
   recompute and an edited shared helper recomputes exactly the pages that import it;
 - charts: the states' key and the site's labels (the data tables' words): the
   charts and tables interned for the page's data;
@@ -96,13 +97,16 @@ class BuildCache:
         return self._memos.setdefault(name, ({}, limit))[0]
 
     def states(self, source, declarations: str, max_states: int, make: Callable[[], tuple[T, list[Path]]],
-               shared: Path | None = None, accept: Callable[[T], object] | None = None) -> T:
+               shared: Path | None = None, accept: Callable[[T], object] | None = None,
+               prose: list[Path] = ()) -> T:
         """A page's states. `make` returns them with the shared files its model
         imported (from `shared`, content/_lib/): the entry stands while those files
         too are unchanged. States read from disk are used only if `accept(states)`
-        is true (and raises nothing): an entry of another shape is computed again."""
+        is true (and raises nothing): an entry of another shape is computed again.
+        `prose` names the files of the page's content whose computed parts `declarations`
+        holds: the only files of its folder left out of the key."""
         # The data files of content/_lib/ (its modules count once imported, through `used`).
-        key = _digest(self._model_inputs(source.path), declarations, str(max_states),
+        key = _digest(self._model_inputs(source.path, prose), declarations, str(max_states),
                       self._shared_data(shared) if shared is not None else "")
         stored_key = self._stored_keys[source.slug] = _digest(
             key, self.environment(), str(source.path.resolve()), source.slug,
@@ -214,8 +218,9 @@ class BuildCache:
         return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder)
                          if not name.endswith(".py")))
 
-    def _model_inputs(self, folder: Path) -> str:
-        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if not name.endswith(".md")))
+    def _model_inputs(self, folder: Path, prose: list[Path]) -> str:
+        left_out = {path.relative_to(folder).as_posix() for path in prose}
+        return _digest(*(f"{name}\0{hashed}" for name, hashed in self._file_hashes(folder) if name not in left_out))
 
     def _file_hashes(self, folder: Path) -> list[tuple[str, str]]:
         """(name, content hash) of each file of the folder, each file read once per build."""

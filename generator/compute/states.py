@@ -95,7 +95,8 @@ def compute_site(site: Site, cache: BuildCache | None = None) -> dict[str, Any]:
             return computed, imports.used
         try:
             found = cache.states(page, kind.declarations(page), site.config.max_states, make, shared,
-                                 accept=lambda value, page=page, kind=kind: _adoptable(kind, value, page))
+                                 accept=lambda value, page=page, kind=kind: _adoptable(kind, value, page),
+                                 prose=kind.content_files(page))
             computed[page.slug] = kind.adopt(found, page)
             site.warnings.extend(kind.warnings(computed[page.slug]))
         except ContentError as err:

@@ -1,6 +1,6 @@
 """What the starter (`new`, generator/dev/starter/) wrote that an author has left as
 it was: the starter's question, subtitle and description, its introduction, key ideas
-and questions, and its two example steps. Each is a warning, found once the site is
+and questions, its two example steps and its example question (quiz/). Each is a warning, found once the site is
 loaded (build() calls `site_leftovers`: the dev layer's check, called from above the
 stages), so `check --strict` refuses a page that still says what the example said.
 
@@ -32,7 +32,8 @@ class _Text:
     field: str        # where the starter had it: 'question', 'intro', ... or the step's file name
     text: str         # with whitespace collapsed
     first_line: str   # its first line as written, to find its line in an author's file
-    step: str = ""    # the starter's step it belongs to ('' for explainer.md), by its title
+    step: str = ""    # the starter's step (its title) or question (its name) it is of; '' for explainer.md
+    example: str = "step"  # which: a step, or a question of quiz/
 
 
 def site_leftovers(site) -> list[Problem]:
@@ -53,7 +54,7 @@ def _read(path: Path) -> str:
 
 def starter_leftovers(pages: list, texts: dict[Path, str], site_file: Path, site_text: str) -> list[Problem]:
     """A warning for each field or part of a page still holding the starter's text, one
-    for each example step still there, and one for each site.toml entry whose subtitle
+    for each example step or question still there, and one for each site.toml entry whose subtitle
     is the old placeholder. `texts` holds the Markdown files of the pages, by path."""
     found = []
     for page in pages:
@@ -80,8 +81,8 @@ def _in_file(path: Path, text: str) -> tuple[Problem, ...]:
         seen.add(key)
         line = _line_of(text, unit.first_line)
         if unit.step:
-            problems.append(Problem(path, f"the starter's example step (\"{unit.step}\") is still here: make it "
-                                    "your own, or delete it", line))
+            problems.append(Problem(path, f"the starter's example {unit.example} (\"{unit.step}\") is still here: "
+                                    "make it your own, or delete it", line))
         else:
             excerpt = unit.text if len(unit.text) <= 60 else unit.text[:57].rstrip() + "…"
             problems.append(Problem(path, f"the starter's placeholder text is still here (\"{excerpt}\"): write "
@@ -112,6 +113,11 @@ def _starter_texts() -> tuple[_Text, ...]:
         blocks = [block for part in parts.values() for block in _blocks(part)]
         for value in values + blocks:
             units += _units(path.name, value, title)
+    for path in sorted((STARTER / "quiz").glob("*.md")):
+        _, parts = _document(path)
+        name = path.stem.split("-", 1)[-1]  # quiz/01-top-word.md is the question "top-word"
+        for block in (block for part in parts.values() for block in _blocks(part)):
+            units += _units(path.name, block, name, "question")
     return tuple(units)
 
 
@@ -132,13 +138,13 @@ def _document(path: Path) -> tuple[dict, dict[str, str]]:
     return tomllib.loads(front), {key: "\n".join(lines) for key, lines in parts.items()}
 
 
-def _units(field: str, value, step: str = "") -> list[_Text]:
+def _units(field: str, value, step: str = "", example: str = "step") -> list[_Text]:
     if not isinstance(value, str) or "__" in value:  # __TITLE__ and the like are the author's
         return []
     text = " ".join(value.split())
     if len(text) < _SHORTEST:
         return []
-    return [_Text(field, text, value.strip().split("\n")[0].strip()[:40], step)]
+    return [_Text(field, text, value.strip().split("\n")[0].strip()[:40], step, example)]
 
 
 def _blocks(markdown: str) -> list[str]:

@@ -51,8 +51,9 @@ class Scaffolded:
             lines.append(f"Added the work its text cites to {display_path(self.bibliography, base)}.")
         if not self.subtitle:
             lines.append("It has no subtitle yet: write one in its explainer.md (and its site.toml entry).")
-        lines.append("The starter's example text (its question, introduction, key ideas and two steps) is yours "
-                     f"to replace: `{command} check` lists what is left, and fails on it with --strict.")
+        lines.append("The starter's example text (its question, introduction, key ideas, two steps and a quiz "
+                     f"question) is yours to replace: `{command} check` lists what is left, and fails on it "
+                     "with --strict.")
         lines.append(f"Next: `{command} serve` and open it in the browser; `{command} docs` prints Lensa's "
                      "authoring guide, which explains every field.")
         return lines

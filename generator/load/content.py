@@ -54,6 +54,7 @@ def load_site(content_dir: Path, kinds: dict, warnings: list[Problem] | None = N
     errors += _check_page_links(pages, texts)
     bibliography = _bibliography(content_dir, config, errors) if config else None
     errors += _check_citations(pages, texts, bibliography, kinds, warnings)
+    errors += _check_references(pages, bibliography, kinds)
     if errors:
         raise ContentError(errors)
     ordered = _series_order(config, pages)
@@ -216,6 +217,39 @@ def _check_citations(pages: list, texts: dict[Path, str], bibliography: Bibliogr
             warnings.append(Problem(bibliography.path, f"entry {key!r} is cited by no page: cite it as [@{key}] "
                                     "or list it in a page's further_reading", entry.line))
     return errors
+
+
+def _check_references(pages: list, bibliography: Bibliography | None, kinds: dict) -> list[Problem]:
+    """A page's own [[references]] (their fields are checked by the schema) as the bibliography's
+    entries are: a work listed twice, in the page or also in the bibliography, is an error at its
+    line. None is "cited by no page", as a bibliography entry may be: the page lists each."""
+    errors: list[Problem] = []
+    works = {_work(entry.title, entry.year): entry for entry in (bibliography.entries.values() if bibliography else ())}
+    for page in pages:
+        main = page.path / kinds[page.kind].main_file
+        text = _source(main) if page.references else ""
+        first: dict[tuple[str, str], int] = {}
+        for index, reference in enumerate(page.references):
+            where = f"references[{index}]"
+            line = line_of(text, None, where + ".")
+            said = f"{reference.title!r} ({reference.year})"
+            work = _work(reference.title, reference.year)
+            if work in first:
+                at = line_of(text, None, f"references[{first[work]}].")  # None for an inline array of tables
+                errors.append(Problem(main, f"{said} is listed twice: it is references[{first[work]}]"
+                                      + (f", at line {at}" if at else ""), line, where))
+            elif work in works:
+                entry = works[work]
+                errors.append(Problem(main, f"{said} is entry {entry.key!r} of the bibliography "
+                                      f"({bibliography.path.name}:{entry.line}): cite it as [@{entry.key}] or list "
+                                      "it in further_reading instead", line, where))
+            first.setdefault(work, index)
+    return errors
+
+
+def _work(title: str, year) -> tuple[str, str]:
+    """What names a work whichever way its title is written: its words, in any case, and its year."""
+    return " ".join(re.findall(r"\w+", title.casefold())), str(year).strip()
 
 
 @functools.lru_cache(maxsize=1024)  # by the text: a rebuild reads every file again, most unchanged

@@ -128,6 +128,7 @@ def _converted(tex: str, display: bool, marker: str) -> str:
         made = latex2mathml.converter.convert(tex, display="block" if display else "inline")
     except Exception as err:  # noqa: BLE001 (latex2mathml's own errors, and what its parser trips on)
         raise MarkupError(f"malformed math ({_reason(err)})") from None
+    made = _ROMAN_LETTER.sub(_upright, made)
     if "<mi>&</mi>" in made:
         raise MarkupError("malformed math ('&' outside a matrix environment)")
     try:
@@ -139,6 +140,17 @@ def _converted(tex: str, display: bool, marker: str) -> str:
     if not display:
         root.attrib.pop("display", None)
     return ET.tostring(root, encoding="unicode")
+
+
+# latex2mathml reads \mathrm{d} (a letter) as one symbol of its table, the plain letter, written as
+# a character reference and without the mathvariant="normal" it gives \mathrm{dx}'s letters: MathML
+# would draw it in italic, as the variable d. A letter it writes so comes from such a symbol alone
+# (or from \unicode{x64}, upright too), never from a letter typed as itself.
+_ROMAN_LETTER = re.compile(r"<mi>&#x0*([46][1-9A-Fa-f]|[57][0-9Aa]);</mi>")
+
+
+def _upright(match: re.Match) -> str:
+    return f'<mi mathvariant="normal">{chr(int(match.group(1), 16))}</mi>'
 
 
 def _check_braces(tex: str) -> None:

@@ -568,7 +568,7 @@ def _vertical_title(title: str, x: int = -52) -> str:
     # so it sits in a nested svg that is the plot's height, centred there.
     return (f'<svg x="{x}" y="0" width="1" height="100%" overflow="visible"><text x="0" y="50%" '
             f'text-anchor="middle" transform-origin="0 50%" style="transform:rotate(-90deg);'
-            f'transform-box:view-box;transform-origin:0 50%">{escape(title)}</text></svg>')
+            f'transform-box:view-box;transform-origin:0 50%">{escape(_plain(title))}</text></svg>')
 
 
 def _text(markup: str, x: str, y: float, size: float, colour: str | None, anchor: str, baseline: str,
@@ -607,8 +607,27 @@ def _annotation(note: dict, plots: dict[str, _Plot]) -> str:
 
 
 def _plain(markup: str) -> str:
-    text = re.sub(r"<[^>]+>", "", markup)
-    return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    """Plotly's markup as the text it shows: tags dropped, entities decoded in one pass as
+    Plotly's convertEntities decodes them (decoding "&amp;" first and then "&lt;" would turn
+    a model's "&lt;", escaped as "&amp;lt;", into "<")."""
+    return _ENTITY.sub(_entity, re.sub(r"<[^>]+>", "", markup))
+
+
+# Plotly's entities (src/lib/svg_text_utils.js): these names, and any code point by number.
+_ENTITY = re.compile(r"&(#\d+|#x[\da-fA-F]+|[a-z]+);")
+_ENTITIES = {"mu": "\u03bc", "amp": "&", "lt": "<", "gt": ">", "nbsp": "\u00a0", "times": "\u00d7",
+             "plusmn": "\u00b1", "deg": "\u00b0"}
+
+
+def _entity(match: re.Match) -> str:
+    name = match.group(1)
+    if not name.startswith("#"):
+        return _ENTITIES.get(name, match.group(0))
+    code = int(name[2:], 16) if name[1] == "x" else int(name[1:])
+    # What XML cannot hold (a control character, half of a surrogate pair) is left as written.
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF or (code < 0x20 and code not in (9, 10, 13)):
+        return match.group(0)
+    return chr(code)
 
 
 def _nice_step(span: float) -> float:

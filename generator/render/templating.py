@@ -8,12 +8,14 @@ change a value, or load another template. Only the theme's own templates, which 
 code like model.py, get the full environment.
 
 Compiling a Jinja template costs far more than rendering it, so compiled
-templates are kept on disk (diskcache.py), keyed by a hash of their source: a
-build compiles only what changed.
+templates are kept on disk (diskcache.py), keyed by a hash of their source and of
+what else their compiled code depends on (_bytecode_cache()): a build compiles
+only what changed.
 """
 from __future__ import annotations
 
 import hashlib
+import marshal
 import re
 import sys
 from pathlib import Path
@@ -168,22 +170,47 @@ def compile_string(env: jinja2.Environment, source: str) -> jinja2.Template:
 
 
 def _bytecode_cache(options: dict, memory: dict | None, kind: type) -> jinja2.BytecodeCache | None:
-    """One folder per Jinja version, Python version, environment options and kind (the
-    sandbox compiles operators differently): compiled code depends on all of them,
-    while the cache checks only the source."""
+    """One folder per Jinja version, Python version, environment options, kind (the
+    sandbox compiles calls and operators differently), finalize (Jinja applies it to
+    constants as it compiles) and version of the code that rewrites a template before
+    Jinja compiles it: compiled code depends on all of them, while the cache checks
+    only the source. (Filters, tests and globals are looked up
+    when a template runs, so they are no part of its compiled code; a theme's templates
+    are kept by their file's path as well as their source.)"""
     root = cache_root()
     if root is None:
         return None
-    finalize = options["finalize"]
     described = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
-    digest = hashlib.sha256(f"{jinja2.__version__}|{sys.version}|{described}|"
-                            f"{getattr(finalize, '__module__', '')}|{kind.__qualname__}".encode()).hexdigest()[:16]
+    digest = hashlib.sha256(f"{jinja2.__version__}|{sys.version}|{described}|{_finalizer(options['finalize'])}|"
+                            f"{kind.__qualname__}|{_rewriting_code()}".encode()).hexdigest()[:16]
     folder = root / "templates" / digest
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
     return _QuietCache(str(folder), memory)
+
+
+def _finalizer(finalize) -> str:
+    """What compiled code depends on of the environment's finalize: Jinja applies it to a
+    constant ({{ "text" }}) as it compiles, and calls it with the context if it asks for it.
+    Its code, the module it reads, and what it asks for."""
+    if finalize is None:
+        return ""
+    module = sys.modules.get(getattr(finalize, "__module__", ""))
+    try:
+        source = Path(module.__file__).read_bytes() if module and module.__file__ else b""
+        code = marshal.dumps(finalize.__code__)
+    except (OSError, AttributeError, ValueError):  # no file, or a callable without code of its own
+        source, code = b"", getattr(finalize, "__qualname__", type(finalize).__qualname__).encode()
+    pass_arg = getattr(finalize, "jinja_pass_arg", None)
+    return hashlib.sha256(source + b"\0" + code + str(pass_arg).encode()).hexdigest()
+
+
+def _rewriting_code() -> str:
+    """The code that rewrites a template's source before Jinja compiles it: this module's
+    extensions (KeepLineBreaks, InlineScriptsMinified) and the minifier they call."""
+    return hashlib.sha256(Path(__file__).read_bytes() + rjsmin.__version__.encode()).hexdigest()
 
 
 class _QuietCache(jinja2.FileSystemBytecodeCache):

@@ -24,6 +24,7 @@ def temperature_step(temperature: float) -> dict:
     return {
         "values": {
             "temperature": temperature,
+            "words": WORDS,                     # the options of the question in quiz/
             "top_word": WORDS[top],
             "top_probability": float(probabilities[top]),
             "last_word": WORDS[-1],

@@ -35,6 +35,9 @@ class ExplainerKind(PageKind):
         """Everything about the steps that the computation reads: not their prose."""
         return repr([(s.path.name, s.number, s.compute, s.controls, s.readouts, s.charts) for s in source.steps])
 
+    def content_files(self, source: content.Explainer) -> list[Path]:
+        return [source.path / self.main_file, *(s.path for s in source.steps), *(q.path for q in source.quiz)]
+
     def compute(self, source, model, config, cache) -> list[compute.StepStates]:
         return compute.compute_explainer(source, model, config.max_states, cache, config.time_limit)
 

@@ -330,3 +330,48 @@ def test_a_site_moved_elsewhere_computes_its_states_again(two_explainers, tmp_pa
     moved = tmp_path / "moved" / "content"
     shutil.copytree(content, moved)
     assert next_process_build(moved, themes)["made"] == BOTH
+
+
+@pytest.mark.parametrize("name", ["scale.md", "notes/scale.md", "steps/notes/scale.md"])
+def test_a_markdown_file_the_model_reads_is_an_input_too(reading_data, name):
+    """Only the Markdown the page's kind reads as its content (explainer.md, steps/NN-name.md,
+    quiz/NN-name.md) is left out of the states' key, its computed part being declared: any other
+    .md file of the folder (a table the model reads, notes) counts like any data file."""
+    content, themes = reading_data
+    model = content / "coin-flips" / "model.py"
+    model.write_text(model.read_text().replace('with_name("scale.json")', f'parent.joinpath("{name}")'))
+    (content / "coin-flips" / name).parent.mkdir(parents=True, exist_ok=True)
+    (content / "coin-flips" / name).write_text("1.0")
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    next_process_build(content, themes)
+    (content / "coin-flips" / name).write_text("2.0")
+    assert rebuild(content, themes, cache)["states"] == ["coin-flips"]   # the dev server's next rebuild
+    (content / "coin-flips" / name).write_text("3.0")
+    assert "coin-flips" in next_process_build(content, themes)["made"]  # the next process's build
+    assert _pages_say(content, themes, "a chance of 75%")
+
+
+def test_an_edit_to_the_pages_own_markdown_still_reuses_the_states(reading_data):
+    content, themes = reading_data
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    append(content / "coin-flips/explainer.md", "\nAn edit to the prose.\n")
+    assert rebuild(content, themes, cache)["states"] == []
+    assert next_process_build(content, themes)["made"] == []
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("softmax/explainer.md", "This explainer starts from", "This page starts from"),       # its intro
+    ("softmax/quiz/01-top-word.md", "Which word still gets", "Which word keeps"),           # a question
+    ("softmax/quiz/01-top-word.md", 'answer = "top_word"', 'answer = "words[0]"'),          # its answer
+])
+def test_an_edit_to_the_pages_other_markdown_shows_without_recomputing(two_explainers, path, old, new):
+    """The page's own Markdown outside steps/ (intro, key ideas, questions, quiz/) is prose: a rebuild
+    shows the edit (rebuild() compares with a fresh build) and computes nothing again."""
+    content, themes = two_explainers
+    cache = BuildCache()
+    rebuild(content, themes, cache)
+    edit(content / path, old, new)
+    assert rebuild(content, themes, cache)["states"] == []
+    assert "coin-flips" not in cache.made["prose"] and "softmax" in cache.made["prose"]

@@ -56,11 +56,12 @@ def test_new_explainer_builds_joins_the_series_and_checks_strict_once_its_placeh
     assert checked.returncode == 0, checked.stderr
     leftovers = [line for line in checked.stderr.splitlines() if line.startswith("warning:")]
     fields = [re.search(r"\.md:\d+: (?:(\S+): )?the starter's", line).group(1) for line in leftovers]
-    assert fields == ["question", "description", "intro", "key-ideas", "questions", None, None], leftovers
+    assert fields == ["question", "description", "intro", "key-ideas", "questions", None, None, None], leftovers
     assert '"What does temperature do to a softmax?"' in leftovers[0]
-    assert "01-temperature.md:" in leftovers[5] and "example step" in leftovers[5]
+    assert "quiz/01-top-word.md:" in leftovers[5] and 'example question ("top-word")' in leftovers[5]
+    assert "01-temperature.md:" in leftovers[6] and "example step" in leftovers[6]
     strict = cli("check", "--strict", "--content", content)
-    assert strict.returncode == 1 and "7 warnings, which --strict counts as errors" in strict.stderr
+    assert strict.returncode == 1 and "8 warnings, which --strict counts as errors" in strict.stderr
 
     make_it_mine(content / "my-topic")
     checked = cli("check", "--strict", "--content", content)
@@ -78,6 +79,28 @@ def test_new_explainer_builds_joins_the_series_and_checks_strict_once_its_placeh
     assert built.returncode == 0, built.stderr
     index = (out / "index.html").read_text()
     assert 'href="my-topic/index.html"' in index and "My Topic" in index
+
+
+def test_the_starter_asks_a_question_its_model_answers(tmp_site, tmp_path):
+    """The starter shows the questions feature: one choice question, scored, whose options and right
+    answer its model computes, and whose text is true of the state it names."""
+    content = tmp_site()
+    scaffold(content, "my-topic")
+    site = read_site(content)
+    [question] = site.pages[1].quiz
+    assert (question.id, question.kind, question.state) == ("top-word", "choice", {"temperature": 2.0})
+    assert site.kind_of(site.pages[1]).scored(site.pages[1]) == 1
+    result = build(content, tmp_path / "out", THEMES)
+    state = next(s for s in result.computed["my-topic"][0].states if s.choice == {"temperature": 2.0})
+    probabilities = state.chart["y"]
+    # "the choice evens out" at T = 2.0: the bars are closer than at T = 1.0, in the same order.
+    at_one = next(s for s in result.computed["my-topic"][0].states if s.choice == {"temperature": 1.0})
+    assert max(probabilities) - min(probabilities) < max(at_one.chart["y"]) - min(at_one.chart["y"])
+    assert sorted(range(4), key=probabilities.__getitem__) == sorted(range(4), key=at_one.chart["y"].__getitem__)
+    assert state.values["top_word"] == state.values["words"][probabilities.index(max(probabilities))] == "mat"
+    page = (tmp_path / "out" / "my-topic" / "index.html").read_text()
+    assert "Check your understanding" in page and "Which word still gets" in page
+    assert "<strong>mat</strong>, with 42%" in page  # the right feedback, shown with scripts off
 
 
 # A site.toml laid out as the series' own: a comment before the series, and one before [[extra]].

@@ -27,7 +27,8 @@ def test_init_starts_a_site_that_builds(tmp_path, capsys):
     assert sorted(_files(folder)) == [
         ".github/workflows/pages.yml", ".gitignore", "README.md", "content/references.bib", "content/site.toml",
         "content/softmax-temperature/explainer.md", "content/softmax-temperature/model.py",
-        "content/softmax-temperature/steps/01-temperature.md", "content/softmax-temperature/steps/02-spread.md",
+        "content/softmax-temperature/quiz/01-top-word.md", "content/softmax-temperature/steps/01-temperature.md",
+        "content/softmax-temperature/steps/02-spread.md",
         "requirements.txt"]
     config = tomllib.loads((folder / "content" / "site.toml").read_text())
     assert config["title"] == "My Site" and [entry["slug"] for entry in config["series"]] == ["softmax-temperature"]

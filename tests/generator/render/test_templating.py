@@ -145,3 +145,57 @@ def test_a_cache_entry_with_a_changed_byte_is_compiled_again(cache_dir):
     [entry] = list(cache_dir.rglob("*.cache"))
     entry.write_bytes(entry.read_bytes().replace(b"kept-text", b"kept-tent"))
     assert compile_string(make_env(autoescape=False), source).render() == "kept-text"
+
+
+# --- What compiled code depends on besides the source ------------------------------------------
+
+
+SCRIPT = "<script>  var  a = 1 ;  </script>"
+
+
+def _theme_page(tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir(exist_ok=True)
+    (templates / "page.html").write_text(SCRIPT)
+    return make_env(autoescape=True, search_path=[templates]).get_template("page.html").render()
+
+
+def test_another_rjsmin_compiles_the_theme_afresh(cache_dir, tmp_path, monkeypatch):
+    """The theme's inline scripts are minified before Jinja compiles a template, while the cache
+    checks only the template's source: a minifier of another version must not reuse the old code."""
+    import rjsmin
+
+    assert _theme_page(tmp_path) == "<script>var a=1;</script>"
+    monkeypatch.setattr(rjsmin, "jsmin", lambda script: script.strip())
+    monkeypatch.setattr(rjsmin, "__version__", rjsmin.__version__ + ".post1")
+    assert _theme_page(tmp_path) == "<script>var  a = 1 ;</script>"
+
+
+def test_an_edit_to_the_code_that_rewrites_templates_compiles_them_afresh(cache_dir, tmp_path, monkeypatch):
+    """The extensions that rewrite a template before it is compiled (prose's kept line breaks, the
+    theme's minified scripts) are this module's code: another version of it compiles afresh."""
+    assert _theme_page(tmp_path) == "<script>var a=1;</script>"
+    edited = tmp_path / "templating.py"
+    edited.write_text(open(templating.__file__).read() + "\n# another version\n")
+    monkeypatch.setattr(templating, "__file__", str(edited))
+    monkeypatch.setattr(templating, "_minified_script", lambda match: match.group(0).upper())
+    assert _theme_page(tmp_path) == SCRIPT.upper()
+
+
+
+def _finalize(passes_context: bool):
+    """Two finalizers of one name: the compiled code calls the one that takes the context otherwise."""
+    if passes_context:
+        @jinja2.pass_eval_context
+        def shown(eval_context, value):
+            return f"[{value}]"
+    else:
+        def shown(value):
+            return f"({value})"
+    return shown
+
+
+def test_a_finalizer_that_takes_the_context_compiles_afresh(cache_dir):
+    source = "{{ 1 }}"
+    assert compile_string(make_env(autoescape=False, finalize=_finalize(False)), source).render() == "(1)"
+    assert compile_string(make_env(autoescape=False, finalize=_finalize(True)), source).render() == "[1]"
