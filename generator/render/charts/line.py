@@ -179,7 +179,7 @@ def figure(chart, data: dict) -> dict:
                        "path": "".join(f"{'L' if i else 'M'}{x_number(p)},{y_number(v)}"
                                        for i, (p, v) in enumerate(zip(positions, values)))})
         if marked:
-            shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "between", "xsizemode": "pixel",
+            shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "above", "xsizemode": "pixel",
                         "ysizemode": "pixel", "xanchor": p, "yanchor": v, "x0": -_MARKER_RADIUS,
                         "x1": _MARKER_RADIUS, "y0": -_MARKER_RADIUS, "y1": _MARKER_RADIUS,
                         "fillcolor": line["color"], "line": {"width": 0}} for p, v in zip(positions, values)]

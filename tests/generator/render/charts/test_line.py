@@ -39,3 +39,13 @@ def test_a_rules_label_near_the_right_edge_is_written_to_its_left():
     names = {"x": ["a", "b", "c", "d"], "y": [1.0, 2.0, 3.0, 4.0], "rule_label": "best"}
     assert _rule_label({**names, "rule": "d"})["xanchor"] == "right"
     assert _rule_label({**names, "rule": "a"})["xanchor"] == "left"
+
+
+def test_point_markers_are_in_the_layer_a_hidden_shape_clears():
+    """A state with fewer shapes reaches the page padded with hidden ones (the runtime's
+    relayout), and Plotly clears a shape's old mark only in the layer the new one names:
+    markers "between" the grid and traces stayed on screen when residual connections went
+    from 6 layers (7 points marked) to 1 or 24 (transformer architecture, step 2)."""
+    figure = line.figure(_chart(), {"x": [0, 1, 2], "y": [1.0, 0.5, 0.2]})
+    circles = [s for s in figure["layout"]["shapes"] if s["type"] == "circle"]
+    assert len(circles) == 3 and all(s.get("layer", "above") == "above" for s in circles)
