@@ -194,9 +194,18 @@ def figure(chart, data: dict) -> dict:
     if rule is not None:
         if data.get("rule_label"):
             text = str(data["rule_label"])
-            shape["label"] = {"text": text, "textposition": "end", "textangle": 0,
-                              "xanchor": _rule_side(_fraction(at, low, high, numeric, log_x, len(x)), text),
-                              "yanchor": "top", "padding": 6, "font": {"size": _RULE_FONT}}
+            where = _fraction(at, low, high, numeric, log_x, len(x))
+            side = _rule_side(where, text)
+            # Along the x axis, the stretch of the plot the label covers on a phone.
+            wide = (text_width(text, _RULE_FONT) + 6) / PHONE_PLOT
+            covered = (where, where + wide) if side == "left" else (where - wide, where)
+            heights = [_y_fraction(v, span, log_y) for values in series
+                       for p, v in zip(positions, values)
+                       if covered[0] <= _fraction(p, low, high, numeric, log_x, len(x)) <= covered[1]]
+            top = _rule_end(heights, (_RULE_FONT * 1.3 + 6) / max(1, chart.height - 72))
+            shape["label"] = {"text": text, "textposition": "end" if top else "start", "textangle": 0,
+                              "xanchor": side, "yanchor": "top" if top else "bottom", "padding": 6,
+                              "font": {"size": _RULE_FONT}}
         shapes.append(shape)
     if log_x:
         x_axis = axis(chart.x_title, **log_axis([low, high] if low < high else log_span(low, high)), showgrid=False)
@@ -239,6 +248,21 @@ def _fraction(at, low, high, numeric: bool, log_x: bool, count: int) -> float:
     elif log_x and low > 0 and at > 0:
         at, low, high = math.log10(at), math.log10(low), math.log10(high)
     return (at - low) / (high - low) if high > low else 0.5
+
+
+def _y_fraction(value, span, log_y: bool) -> float:
+    """How high `value` stands on the y axis, from 0 at its foot to 1 at its top."""
+    low, high = span
+    if log_y and value > 0 and low > 0:
+        value, low, high = math.log10(value), math.log10(low), math.log10(high)
+    return (value - low) / (high - low) if high > low else 0.5
+
+
+def _rule_end(heights: list[float], tall: float) -> bool:
+    """Whether a rule's label goes at its top (else its foot): at the top unless the lines
+    under it reach that high and leave its foot clear (positional encoding step 4's label
+    at 28 lay over the peak at 20 that the prose points to)."""
+    return not (any(h > 1 - tall for h in heights) and all(h >= tall for h in heights))
 
 
 def _rule_side(fraction: float, text: str) -> str:

@@ -49,3 +49,16 @@ def test_point_markers_are_in_the_layer_a_hidden_shape_clears():
     figure = line.figure(_chart(), {"x": [0, 1, 2], "y": [1.0, 0.5, 0.2]})
     circles = [s for s in figure["layout"]["shapes"] if s["type"] == "circle"]
     assert len(circles) == 3 and all(s.get("layer", "above") == "above" for s in circles)
+
+
+def test_a_rules_label_moves_to_its_foot_where_the_line_under_it_reaches_the_top():
+    """Positional encoding step 4 at position 20, offset 8: "pos + offset = 28", written left of
+    its rule at the top, lay over the peak at 20 that the prose points to; the foot was clear."""
+    x = list(range(32))
+    peak = [8.0 if i == 20 else 1.0 if i == 0 else 4.0 for i in x]   # as the chart's: a low far to the left
+    data = {"x": x, "y": peak, "rule": 28, "rule_label": "pos + offset = 28"}
+    label = _rule_label(data)
+    assert (label["xanchor"], label["textposition"], label["yanchor"]) == ("right", "start", "bottom")
+    # Nothing high under it: at the top, as before.
+    label = _rule_label({**data, "y": [1.0] + [4.0] * 30 + [8.0]})
+    assert (label["textposition"], label["yanchor"]) == ("end", "top")
