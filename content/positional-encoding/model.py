@@ -161,10 +161,11 @@ def order_matters(sentence, positional):
             "fixed_word": fixed_word, "fixed_change": changes[fixed_word],
             "smallest_norm": min(norms), "d_model": D_MODEL,
         },
+        # A column a word (its position beside it), a row a dimension.
         "chart": {
-            "z": np.array([outputs[w] for w in WORDS]),
-            "x": [str(d) for d in range(D_MODEL)],
-            "y": [f"{w} ({where[w]})" for w in WORDS],  # the word and its position, short to fit the axis
+            "z": np.array([outputs[w] for w in WORDS]).T,
+            "x": [f"{w} ({where[w]})" for w in WORDS],
+            "y": [str(d) for d in range(D_MODEL)],
         },
     }
 

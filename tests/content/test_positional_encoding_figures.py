@@ -65,15 +65,15 @@ def test_step1_same_vector_yes_off_no_on(pe_states):  # noqa: F811
     assert len(seen) == 4
 
 
-def test_step1_chart_rows_follow_their_words(pe_states, model):  # noqa: F811
+def test_step1_chart_columns_follow_their_words(pe_states, model):  # noqa: F811
     states, _ = _step(pe_states, 1)
     by = {(s.choice["sentence"], s.choice["positional"]): s for s in states.states}
     for positional in (False, True):
         a, b = (np.array(by[(sentence, positional)].chart["z"]) for sentence in model.SENTENCES)
-        assert a.shape == (3, 16)
+        assert a.shape == (16, 3)   # a column a word
         assert np.allclose(a, b) is (not positional)
-    assert by[("dog bites man", False)].chart["y"] == ["dog (0)", "bites (1)", "man (2)"]
-    assert by[("man bites dog", False)].chart["y"] == ["dog (2)", "bites (1)", "man (0)"]
+    assert by[("dog bites man", False)].chart["x"] == ["dog (0)", "bites (1)", "man (2)"]
+    assert by[("man bites dog", False)].chart["x"] == ["dog (2)", "bites (1)", "man (0)"]
 
 
 @pytest.mark.parametrize("pair, wavelength", [(0, "6.28"), (1, "19.87"), (2, "62.83")])

@@ -63,7 +63,7 @@ class StepStates:
                 # Labels as the model wrote them, never as Plotly's markup; the tables take the data as it is.
                 data = [charts.plotly_text(s.charts[index]) for s in self.states]
                 # Ranges that stay fixed across states are worked out once, over every state.
-                chart = charts.resolved(chart, data)
+                chart = charts.resolved(chart, data, several=len(self.step.charts) > 1)
                 self.figure_memo[index] = {s.key: kind.figure(chart, d) for s, d in zip(self.states, data)}
         return [self.figure_memo[index] for index in range(len(self.step.charts))]
 

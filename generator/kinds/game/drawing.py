@@ -12,7 +12,10 @@ from .compute import RoundStates
 
 _FONT = 16          # px: the words' size in the drawing
 _LETTER = 0.62      # a monospaced letter's advance, in ems (most such fonts: 0.6)
-_GAP = 14           # px between words
+_GAP = 8            # px between words: with each slot's spare (fonts advance about 0.6 em), about a space
+# The least the drawing is scaled to before it scrolls: its words stay 16 × 0.62, about 10 px, and the
+# longest sentence of the series (Spotlight's round 2, 13 words) fits a 390 px phone's 350 px column.
+MIN_SCALE = 0.62
 _HEAD_GAP = 5       # px between the ends of different heads' arcs at one word
 _LOOP = 14          # px: the height of an empty spotlight's loop
 _MARGIN = 8
@@ -35,6 +38,11 @@ class Drawing:
     arcs: list[Arc]
     heads: list[str]                        # their names, for the legend of a round with several
     colours: list[int]                      # each head's number in the layer (0-based): its colour and dashes
+
+    @property
+    def min_width(self) -> int:
+        """The narrowest it is drawn, in px; on a narrower column it scrolls."""
+        return round(self.width * MIN_SCALE)
 
 
 def attention_drawing(states: RoundStates, blank_text: str) -> Drawing:

@@ -108,11 +108,14 @@ def check_options(kind: ModuleType, chart) -> list[Issue]:
     return found + (list(hook(chart)) if hook else [])
 
 
-def resolved(chart, all_data: list[dict]):
+def resolved(chart, all_data: list[dict], several: bool = False):
     """The chart with the options its kind works out from every state's data, and the
-    facts about them that are not options in its `step_facts`."""
+    facts about them that are not options in its `step_facts`; "several" among them for
+    one of a step's several charts, which stand side by side on a wide screen."""
     hook = getattr(get(chart.kind), "ranges", None)
-    found = hook(chart, all_data) if hook else None
+    found = dict(hook(chart, all_data) or {}) if hook else {}
+    if several:
+        found["several"] = True
     if not found:
         return chart
     options = {field.name for field in dataclasses.fields(chart)}

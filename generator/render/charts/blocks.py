@@ -13,7 +13,7 @@ import zlib
 
 from .common import exact, span_text, ACCENT, CATEGORICAL, COLORBAR_MARGIN, GAP, as_issue, axis, base_layout, \
     declared_range, empty_trace, first_problem, index_problem, ink_on, labels_problem, number_cell, outward, \
-    picture, placed, png_uri, scale_colour, span_of, step_facts, table as data_table
+    picture, placed, png_uri, scale_colour, span_of, step_facts, table as data_table, widest, PHONE_CHART
 from .colour_bar import colour_bar
 from .held import held
 
@@ -103,13 +103,53 @@ def figure(chart, data: dict) -> dict:
     selected = data.get("highlight")
     if selected is not None:
         # A shape over the chosen block: a change of choice changes shapes only.
-        low, high = (-0.3, 0.3) if data.get("values") is None else (-0.5, 0.85)
+        # The strip and its band, grown where it holds a turned label.
+        low, high = (-0.3, 0.3) if data.get("values") is None else \
+            (-0.5, max(shape["y1"] for shape in figure["layout"]["shapes"] if shape.get("xref") == "x"))
         figure["layout"]["shapes"].append({
             "type": "rect", "xref": "x", "yref": "y", "layer": "above",
             "x0": starts[selected] - (0 if data.get("values") is None else 0.5),
             "x1": starts[selected] + sizes[selected] - (0 if data.get("values") is None else 0.5),
             "y0": low - 0.04, "y1": high + 0.04, "line": {"color": ACCENT, "width": 4}})
     return figure
+
+
+# The narrowest one of a step's several charts is drawn, side by side on a wide screen:
+# 16rem (style.css), narrower than a chart alone on a phone. Blocks' labels fit it.
+SEVERAL_CHART = 256
+_LINE = 1.3  # a line of text's height, in font sizes
+
+
+def _span(start: int, size: int) -> str:
+    return str(start) if size == 1 else f"{start}–{start + size - 1}"
+
+
+def _fitted(labels, sizes, starts, across: float, up: float, fonts: tuple) -> dict:
+    """How every block's label is written so that it fits the smallest block, `across`
+    px wide per position and `up` px tall: its name over its span, upright; else turned
+    to read upwards, over two lines or one; else its name alone. One form for all the
+    blocks, so that they read alike. None fits: no label (the data table names them)."""
+    room = across * min(sizes) - 4
+    names, spans = [str(n) for n in labels], [_span(s, n) for s, n in zip(starts, sizes)]
+    both = names + spans
+    joined = [f"{n} {s}" for n, s in zip(names, spans)]
+    forms = [(font, 0, [f"{n}<br>{s}" for n, s in zip(names, spans)], widest(both, font), 2 * _LINE * font)
+             for font in fonts]
+    forms += [(font, -90, [f"{n}<br>{s}" for n, s in zip(names, spans)], 2 * _LINE * font, widest(both, font))
+              for font in fonts]
+    forms += [(font, -90, joined, _LINE * font, widest(joined, font)) for font in fonts]
+    forms += [(font, angle, names, *((widest(names, font), _LINE * font) if angle == 0
+                                     else (_LINE * font, widest(names, font))))
+              for angle in (0, -90) for font in fonts]
+    for font, angle, texts, wide, tall in forms:
+        if wide <= room and tall <= up - 4:
+            return {"font": font, "angle": angle, "texts": texts}
+    return {"font": fonts[-1], "angle": 0, "texts": [""] * len(names)}
+
+
+def _narrowest(chart) -> int:
+    """The narrowest the chart is drawn, in px: one of several side by side, or alone on a phone."""
+    return SEVERAL_CHART if step_facts(chart).get("several") else PHONE_CHART
 
 
 def _length(chart, total: int) -> int:
@@ -122,13 +162,19 @@ def _segments(chart, sizes, labels, starts, total) -> dict:
     # not rest on colour), over an empty axis. A change in the number of blocks is then a
     # change of shapes alone, which Plotly redraws by themselves; as a bar trace it made
     # Plotly recompute and redraw the whole figure. The data table lists the same spans.
+    # Fitted to the narrowest the chart is drawn: the blocks take 0.6 of the plot's height.
+    margin = base_layout(chart)["margin"]
+    fit = _fitted(labels, sizes, starts, (_narrowest(chart) - margin["l"] - margin["r"]) / _length(chart, total),
+                  0.6 * (chart.height - margin["t"] - margin["b"]), (13, 11))
     shapes = []
-    for index, (label, start, size) in enumerate(zip(labels, starts, sizes)):
+    for index, (text, start, size) in enumerate(zip(fit["texts"], starts, sizes)):
         colour = CATEGORICAL[index % len(CATEGORICAL)]
+        label = {"text": text, "font": {"color": ink_on(colour), "size": fit["font"]}}
+        if fit["angle"]:
+            label["textangle"] = fit["angle"]
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": start, "x1": start + size,
                        "y0": -0.3, "y1": 0.3, "fillcolor": colour, "line": {"color": GAP, "width": 2},
-                       "label": {"text": f"{label}<br>{start}–{start + size - 1}",
-                                 "font": {"color": ink_on(colour), "size": 13 if len(sizes) <= 4 else 11}}})
+                       "label": label})
     layout = base_layout(chart, shapes=shapes,
                          xaxis=axis(chart.x_title, range=[0, _length(chart, total)],
                                     dtick=max(1, _length(chart, total) // 8)),
@@ -142,20 +188,28 @@ def _strip(chart, values, sizes, labels, starts, total, span) -> dict:
         low, high = low - 1, high + 1
     # The strip is a picture, and its colour bar a picture and text in the layout too
     # (colour_bar.py): a new vector changes the strip's picture alone.
+    # Labels fitted to the narrowest the chart is drawn, in the 0.65 of the y axis's 2 above the band.
+    plot = (_narrowest(chart) - base_layout(chart)["margin"]["l"] - COLORBAR_MARGIN) / _length(chart, total)
+    fit = _fitted(labels, sizes, starts, plot, 0.65 / 2 * (chart.height - 72), (11, 9))
     shapes = []
-    for index, (size, label, start) in enumerate(zip(sizes, labels, starts)):
+    for index, (size, text, start) in enumerate(zip(sizes, fit["texts"], starts)):
         left, right = start - 0.5, start + size - 0.5
+        colour = CATEGORICAL[index % len(CATEGORICAL)]
         # Each block gets a band in its own colour above the strip, with its name and span
         # written above the band: a shape's label rather than an annotation, since Plotly
         # redraws shapes cheaply while any annotation change costs a second layout pass.
+        # A label turned to read upwards is written in the band, grown to hold it.
+        label = {"text": text, "font": {"size": fit["font"]}}
+        if fit["angle"]:
+            label.update(textangle=fit["angle"])
+            label["font"]["color"] = ink_on(colour)
+        else:
+            label.update(textposition="top center", yanchor="bottom", padding=6)
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left, "x1": right,
                        "y0": -0.5, "y1": 0.5, "line": {"color": GAP, "width": 3}})
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": left + 0.15, "x1": right - 0.15,
-                       "y0": 0.6, "y1": 0.85, "line": {"width": 0},
-                       "fillcolor": CATEGORICAL[index % len(CATEGORICAL)],
-                       "label": {"text": f"{label}<br>{start}–{start + size - 1}", "textposition": "top center",
-                                 "yanchor": "bottom", "padding": 6,
-                                 "font": {"size": 11 if len(sizes) <= 4 else 9}}})
+                       "y0": 0.6, "y1": 1.45 if fit["angle"] else 0.85, "line": {"width": 0},
+                       "fillcolor": colour, "label": label})
     strip = placed(_strip_picture(tuple(values), low, high, chart.scale), -0.5, 0.5, total, 1)
     layout = base_layout(chart, shapes=shapes, images=[strip],
                          xaxis=axis(chart.x_title, range=[-0.5, _length(chart, total) - 0.5],
@@ -195,7 +249,7 @@ def table(chart, data: dict, labels: dict) -> dict:
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     if data.get("values") is None:
         return data_table([labels["data_item"], chart.x_title or labels["data_value"]],
-                          [[str(n), f"{s}–{s + size - 1}"] for n, s, size in zip(names, starts, sizes)],
+                          [[str(n), _span(s, size)] for n, s, size in zip(names, starts, sizes)],
                           data.get("highlight"))
     owner = [str(n) for n, size in zip(names, sizes) for _ in range(size)]
     return data_table([chart.x_title or labels["data_position"], labels["data_item"], labels["data_value"]],

@@ -221,17 +221,20 @@ def ticks(labels: list, room: float, size: float = 13) -> dict:
 
 def masked_key(text: str) -> list[dict]:
     """The legend entry of masked cells, above the plot's top right corner: a swatch
-    of their grey (sized in pixels) and, left of it, their name."""
-    swatch = {"type": "rect", "xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel",
-              "xanchor": 1, "yanchor": 1, "x0": -14, "x1": 0, "y0": 8, "y1": 22,
+    of their grey, hatched as they are (sized in pixels), and, left of it, their name."""
+    pixels = {"xref": "paper", "yref": "paper", "xsizemode": "pixel", "ysizemode": "pixel", "xanchor": 1, "yanchor": 1}
+    swatch = {"type": "rect", **pixels, "x0": -14, "x1": 0, "y0": 8, "y1": 22,
               "fillcolor": MASKED_FILL, "line": {"color": MASKED_HATCH, "width": 2}}
+    # The cells' diagonal hatch, as lines across the swatch (a shape takes no pattern).
+    hatch = {"type": "path", **pixels, "path": "M-14,15L-7,22M-14,8L0,22M-7,8L0,15",
+             "line": {"color": MASKED_HATCH, "width": 2}}
     # The name ends in no-break spaces that leave the swatch its room: a label on a shape
     # sized in pixels is not drawn, so the name is on a shape across the top of the plot.
     name = {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
             "line": {"width": 0},
             "label": {"text": text + "\u00a0" * 6, "font": {"size": 12}, "textposition": "top right",
                       "yanchor": "bottom", "xanchor": "right", "padding": 7}}
-    return [swatch, name]
+    return [swatch, hatch, name]
 
 
 def frame(chart, all_data: list[dict]) -> dict:

@@ -26,7 +26,7 @@ DATA = {
     "y": "required: a list of row labels, one per row",
     "titles": "required: a list of titles, one per matrix",
     "highlight": "optional: the index of the matrix to emphasise",
-    "highlight_row": "optional: the index of a row to outline in the emphasised matrices",
+    "highlight_row": "optional: the index of a row to outline in every matrix, thick in the emphasised one",
     "mask": "optional: a list of 2-D lists of booleans, one per matrix, each of its shape; true cells are masked",
     "mask_label": "optional: the legend's name for masked cells (default 'masked')",
 }
@@ -156,8 +156,13 @@ def figure(chart, data: dict) -> dict:
                        "label": {"text": f"<b>{title}</b>" if index == selected else title,
                                  "font": {"size": 12}, "textposition": "top center", "yanchor": "bottom",
                                  "padding": 9}})  # clear of the chosen matrix's outline
-        if data.get("highlight_row") is not None and emphasised:
-            shapes.append(row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}"))
+        if data.get("highlight_row") is not None:
+            # In every matrix, so that the row the prose compares across them is found in each;
+            # thick in the emphasised one, thin in the others.
+            outline = row_outline(data["highlight_row"], len(x), f"x{suffix}", f"y{suffix}")
+            if not emphasised:
+                outline["line"] = {**outline["line"], "width": 1.5}
+            shapes.append(outline)
     if selected is not None:
         suffix = "" if selected == 0 else str(selected + 1)
         shapes.append({"type": "rect", "xref": f"x{suffix} domain", "yref": f"y{suffix} domain",

@@ -18,7 +18,8 @@ import math
 
 from .common import exact, span_text, CATEGORICAL, MARK, Issue, axis, base_layout, declared_range, empty_trace, hover_meta, is_log, \
     is_number, issues, log_axis, log_path_number, log_problem, log_rounded, log_span, minus, number_cell, path_number, \
-    rounded, span_of, step_facts, table as data_table, theme_colour, PHONE_CHART, PHONE_PLOT, bottom_margin
+    rounded, span_of, step_facts, table as data_table, text_width, theme_colour, PHONE_CHART, PHONE_PLOT, \
+    bottom_margin
 from .held import axis_span, clear_title, held, held_labels, plot_size, x_label_shapes
 
 # The data a step's function returns for this kind: key -> what it holds.
@@ -178,7 +179,7 @@ def figure(chart, data: dict) -> dict:
                        "path": "".join(f"{'L' if i else 'M'}{x_number(p)},{y_number(v)}"
                                        for i, (p, v) in enumerate(zip(positions, values)))})
         if marked:
-            shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "between", "xsizemode": "pixel",
+            shapes += [{"type": "circle", "xref": "x", "yref": "y", "layer": "above", "xsizemode": "pixel",
                         "ysizemode": "pixel", "xanchor": p, "yanchor": v, "x0": -_MARKER_RADIUS,
                         "x1": _MARKER_RADIUS, "y0": -_MARKER_RADIUS, "y1": _MARKER_RADIUS,
                         "fillcolor": line["color"], "line": {"width": 0}} for p, v in zip(positions, values)]
@@ -188,12 +189,24 @@ def figure(chart, data: dict) -> dict:
         at = rule if numeric else x.index(rule)
         shape = {"type": "line", "xref": "x", "yref": "y domain", "x0": at, "x1": at, "y0": 0, "y1": 1,
                  "layer": "above", "line": {"color": MARK, "width": 2, "dash": "dot"}}
-        if data.get("rule_label"):
-            shape["label"] = {"text": str(data["rule_label"]), "textposition": "end", "textangle": 0,
-                              "xanchor": "left", "yanchor": "top", "padding": 6, "font": {"size": 12}}
-        shapes.append(shape)
     low, high = declared_range(chart, "x_range") or step_facts(chart).get("x_span") or \
         ((min(x), max(x)) if numeric else (0, 0))
+    if rule is not None:
+        if data.get("rule_label"):
+            text = str(data["rule_label"])
+            where = _fraction(at, low, high, numeric, log_x, len(x))
+            side = _rule_side(where, text)
+            # Along the x axis, the stretch of the plot the label covers on a phone.
+            wide = (text_width(text, _RULE_FONT) + 6) / PHONE_PLOT
+            covered = (where, where + wide) if side == "left" else (where - wide, where)
+            heights = [_y_fraction(v, span, log_y) for values in series
+                       for p, v in zip(positions, values)
+                       if covered[0] <= _fraction(p, low, high, numeric, log_x, len(x)) <= covered[1]]
+            top = _rule_end(heights, (_RULE_FONT * 1.3 + 6) / max(1, chart.height - 72))
+            shape["label"] = {"text": text, "textposition": "end" if top else "start", "textangle": 0,
+                              "xanchor": side, "yanchor": "top" if top else "bottom", "padding": 6,
+                              "font": {"size": _RULE_FONT}}
+        shapes.append(shape)
     if log_x:
         x_axis = axis(chart.x_title, **log_axis([low, high] if low < high else log_span(low, high)), showgrid=False)
     elif numeric:
@@ -223,6 +236,40 @@ def figure(chart, data: dict) -> dict:
                                                "font": {"size": 12}})
         layout["margin"] = dict(layout["margin"], t=40)
     return {"data": traces, "layout": layout}
+
+
+_RULE_FONT = 12
+
+
+def _fraction(at, low, high, numeric: bool, log_x: bool, count: int) -> float:
+    """How far along the x axis `at` lies, from 0 at its left end to 1 at its right."""
+    if not numeric:
+        low, high = -0.5, count - 0.5
+    elif log_x and low > 0 and at > 0:
+        at, low, high = math.log10(at), math.log10(low), math.log10(high)
+    return (at - low) / (high - low) if high > low else 0.5
+
+
+def _y_fraction(value, span, log_y: bool) -> float:
+    """How high `value` stands on the y axis, from 0 at its foot to 1 at its top."""
+    low, high = span
+    if log_y and value > 0 and low > 0:
+        value, low, high = math.log10(value), math.log10(low), math.log10(high)
+    return (value - low) / (high - low) if high > low else 0.5
+
+
+def _rule_end(heights: list[float], tall: float) -> bool:
+    """Whether a rule's label goes at its top (else its foot): at the top unless the lines
+    under it reach that high and leave its foot clear (positional encoding step 4's label
+    at 28 lay over the peak at 20 that the prose points to)."""
+    return not (any(h > 1 - tall for h in heights) and all(h >= tall for h in heights))
+
+
+def _rule_side(fraction: float, text: str) -> str:
+    """Which side of its rule a label is written on: the right, unless it would run past the
+    plot's right edge on a phone ("pos + offset" at 28 of 0 to 31), then the left."""
+    room = (1 - fraction) * PHONE_PLOT
+    return "left" if text_width(text, _RULE_FONT) + 6 <= room else "right"
 
 
 def table(chart, data: dict, labels: dict) -> dict:

@@ -20,3 +20,18 @@ def test_every_arc_the_reader_can_draw_and_the_models_own(tiny_game):
 
 def test_an_arc_is_as_wide_as_its_share():
     assert stroke(0) == stroke(1) == 6.0 and stroke(2) == 3.0 and stroke(8) == 1.5 == stroke_of(0.01)
+
+
+def test_the_longest_sentence_fits_a_390_px_phone_with_its_words_readable():
+    """Spotlight's round 2 (13 words) scrolled at 390 px, its target "boy" and the arc to it off the
+    left edge: at its least scale the drawing now fits the 350 px column, and its words stay near 10 px."""
+    from types import SimpleNamespace
+    from generator.kinds.game.drawing import MIN_SCALE, _FONT
+    words = "the boy called the queen and he smiled . who smiled ? ___".split()
+    states = SimpleNamespace(words=words, blank=len(words) - 1, candidates=[1, 2, 4, 6],
+                             heads=["Head 3"], own_heads=["Head 1", "Head 2", "Head 3", "Head 4"])
+    drawing = attention_drawing(states, "___")
+    assert drawing.min_width <= 350 and _FONT * MIN_SCALE >= 9.5
+    # Neighbouring words keep a gap of at least 8 px at full size, whatever a monospaced font's advance (0.6 em).
+    slots = [(x, len(text) * _FONT * 0.6) for x, text, _ in drawing.words]
+    assert all((b[0] - b[1] / 2) - (a[0] + a[1] / 2) >= 8 for a, b in zip(slots, slots[1:]))

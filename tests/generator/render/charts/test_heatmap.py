@@ -170,3 +170,17 @@ The window is at {{ position }}.
     section.get_by_text("Show data", exact=True).click()
     assert section.get_by_role("cell", name="0 (zero padding)").count() == 20
     page.close()
+
+
+def test_the_key_of_masked_cells_is_hatched_as_they_are():
+    """The swatch was plain grey while the cells it names are hatched: the key now carries
+    the cells' diagonal lines, in their hatch colour, inside the swatch."""
+    from generator.render.charts.common import MASKED_FILL, MASKED_HATCH
+    swatch, hatch, name = heatmap.masked_key("masked")
+    assert swatch["fillcolor"] == MASKED_FILL and name["label"]["text"].startswith("masked")
+    assert hatch["type"] == "path" and hatch["line"]["color"] == MASKED_HATCH
+    assert {k: hatch[k] for k in ("xref", "yref", "xsizemode", "ysizemode", "xanchor", "yanchor")} == \
+        {k: swatch[k] for k in ("xref", "yref", "xsizemode", "ysizemode", "xanchor", "yanchor")}
+    points = [tuple(map(float, p.split(","))) for p in re.findall(r"-?[\d.]+,-?[\d.]+", hatch["path"])]
+    assert len(points) >= 4 and all(swatch["x0"] <= x <= swatch["x1"] and swatch["y0"] <= y <= swatch["y1"]
+                                    for x, y in points)
