@@ -1,6 +1,8 @@
 """Small screens: at 360 px wide every page of every shipped theme fits
 without horizontal scrolling (charts and open data tables included), and
-every control is a touch target of at least 24 × 24 px (WCAG 2.5.8). Every
+every control is a touch target of at least 24 × 24 px (WCAG 2.5.8), and no text in
+the page's HTML is under 12 px (a phone's legible size, which Lighthouse's best practices
+score: a figure's BibTeX at .9em of a smaller box once fell to 11.3 px). Every
 page of the bundled site, and of tests/fixtures/newcomer/: a new author's
 Gradient Descent explainer and a page of the longest titles, labels and
 readouts an author might write (chart titles in the Embed buttons, unbroken
@@ -26,6 +28,24 @@ SMALL_TARGETS = """() => {
         const block = el.parentElement.closest("p, li, dd, td, figcaption, summary");
         if (el.tagName === "A" && block && block.textContent.trim() !== el.textContent.trim()) continue;
         small.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${box.width.toFixed(0)}x${box.height.toFixed(0)}`);
+    }
+    return small;
+}"""
+
+
+SMALL_TEXT = """() => {
+    // Text in HTML (a chart's drawing aside) under 12 px, as a phone would show it.
+    const small = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+        const text = node.textContent.trim();
+        const el = node.parentElement;
+        if (!text || el.closest("svg, math")) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (!range.getClientRects().length) continue;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < 12) small.push(`${el.tagName} ${size.toFixed(1)} px "${text.slice(0, 30)}"`);
     }
     return small;
 }"""
@@ -60,5 +80,6 @@ def assert_fits_a_phone(browser, out, theme, pages=None):
         if width[0] > width[1]:
             problems.append(f"{path.relative_to(out)}: {width[0]} px of content in a {width[1]} px screen")
         problems += [f"{path.relative_to(out)}: small target {t}" for t in page.evaluate(SMALL_TARGETS)]
+        problems += [f"{path.relative_to(out)}: small text {t}" for t in page.evaluate(SMALL_TEXT)]
     context.close()
     assert problems == [], f"theme {theme}:\n" + "\n".join(problems)
