@@ -2,6 +2,7 @@
 site built once per session, and a headless Chromium (Debian's package)."""
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -160,6 +161,18 @@ def wait_for_runtime(page) -> None:
     or a game's. Pages without one (index, 404) return at once."""
     page.wait_for_function("""() => (!document.getElementById("explainer-data") || window.lensa?.runtime)
         && (!document.getElementById("game-data") || window.lensa?.game)""")
+
+
+def assert_steps_navigable(page, titles: list[str]) -> None:
+    """The page lists its steps by title, and each step says where it is ("Step n of N") and links to
+    the previous and next step where there is one."""
+    assert page.get_by_role("navigation", name="Steps").get_by_role("link").all_inner_texts() == titles
+    for number, title in enumerate(titles, start=1):
+        region = page.get_by_role("region", name=title, exact=True)
+        assert f"Step {number} of {len(titles)}" in region.inner_text()
+        pager = region.get_by_role("navigation")
+        assert (pager.get_by_role("link", name=re.compile("Previous step")).count() == 1) == (number > 1)
+        assert (pager.get_by_role("link", name=re.compile("Next step")).count() == 1) == (number < len(titles))
 
 
 def wait_until_idle(page) -> None:

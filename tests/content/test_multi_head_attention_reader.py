@@ -11,7 +11,7 @@ import pytest
 
 from generator.build import read_site
 
-from tests.conftest import CONTENT
+from tests.conftest import CONTENT, assert_steps_navigable
 
 SLUG = "multi-head-attention"
 
@@ -51,13 +51,7 @@ def test_series_navigation_marks_the_current_page_and_links_only_built_ones(page
 def test_steps_have_a_counter_a_list_and_previous_next_links(page, explainer):
     _, mha = explainer
     titles = [s.title for s in mha.steps]
-    assert page.get_by_role("navigation", name="Steps").get_by_role("link").all_inner_texts() == titles
-    for number, title in enumerate(titles, start=1):
-        region = page.get_by_role("region", name=title, exact=True)
-        assert f"Step {number} of {len(titles)}" in region.inner_text()
-        pager = region.get_by_role("navigation")
-        assert (pager.get_by_role("link", name=re.compile("Previous step")).count() == 1) == (number > 1)
-        assert (pager.get_by_role("link", name=re.compile("Next step")).count() == 1) == (number < len(titles))
+    assert_steps_navigable(page, titles)
 
 
 def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer):

@@ -14,7 +14,7 @@ from generator.render.pages import split_questions
 from generator.render.prose import MarkdownRenderer
 from generator.load.schema import LABELS
 
-from tests.conftest import FIXTURES, THEMES
+from tests.conftest import FIXTURES, THEMES, assert_steps_navigable
 from tests.hosting import parse_page
 
 TINY = FIXTURES / "tiny" / "content"
@@ -245,13 +245,7 @@ def test_steps_have_a_counter_a_list_and_previous_next_links(charts_site, offlin
     [explainer] = [e for e in result.site.pages if e.slug == "chart-kinds"]
     titles = [s.title for s in explainer.steps]
     assert len(titles) > 2
-    assert page.get_by_role("navigation", name="Steps").get_by_role("link").all_inner_texts() == titles
-    for number, title in enumerate(titles, start=1):
-        region = page.get_by_role("region", name=title, exact=True)
-        assert f"Step {number} of {len(titles)}" in region.inner_text()
-        pager = region.get_by_role("navigation")
-        assert (pager.get_by_role("link", name=re.compile("Previous step")).count() == 1) == (number > 1)
-        assert (pager.get_by_role("link", name=re.compile("Next step")).count() == 1) == (number < len(titles))
+    assert_steps_navigable(page, titles)
 
 
 def test_every_section_around_the_steps_comes_from_the_explainer(page, explainer):
