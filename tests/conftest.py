@@ -175,14 +175,28 @@ def assert_steps_navigable(page, titles: list[str]) -> None:
         assert (pager.get_by_role("link", name=re.compile("Next step")).count() == 1) == (number < len(titles))
 
 
+# In a page's JavaScript: the next animation frame, or a short timer where Chromium draws no frame
+# (a frame out of view, a hidden page), so that a wait in the page always ends.
+NEXT_FRAME = ("const nextFrame = () => new Promise(done => "
+              "{ requestAnimationFrame(() => done()); setTimeout(done, 100); });")
+
+
 def wait_until_idle(page) -> None:
     """Until the page (or frame) has been idle once after the idle work it had queued (the runtime's
     early fetch of plotly.js, its idle load of it: requestIdleCallback runs callbacks in the order they
     were asked for), and two frames have been painted (what the view's observers saw, they have
     reported): what the page does when left alone, it has begun. A wait for a condition, where a fixed
-    pause would be too short on a loaded machine."""
-    page.evaluate("""() => new Promise(done => requestIdleCallback(() => requestAnimationFrame(() =>
-        requestAnimationFrame(() => setTimeout(done, 0)))))""")
+    pause would be too short on a loaded machine.
+
+    Bounded, as a wait in a test must be: Chromium can give an out-of-process frame (a sandboxed
+    embed) no idle period and a frame out of view no animation frame, and a promise that never
+    settles would hang the whole run. The idle callback's deadline is later than any the runtime
+    asks for, so the runtime's idle work still comes first; a frame not drawn is stood in for by a
+    short timer."""
+    page.evaluate(f"""() => new Promise(done => {{
+        {NEXT_FRAME}
+        requestIdleCallback(() => nextFrame().then(nextFrame).then(() => setTimeout(done, 0)), {{ timeout: 5000 }});
+    }})""")
 
 
 def draw_every_chart(page) -> None:
@@ -190,18 +204,19 @@ def draw_every_chart(page) -> None:
     or a tap has the runtime do), so the lazy runtime draws it with Plotly. In the page,
     in one go: a browser round trip or three per chart would take longer than drawing it."""
     page.wait_for_function("() => window.lensa?.runtime")
-    page.evaluate("""async () => {
+    page.evaluate(f"""async () => {{
         await window.lensa.runtime.plotly();
-        const frame = () => new Promise(done => requestAnimationFrame(done));
-        for (const chart of document.querySelectorAll("[data-chart]")) {
-            chart.scrollIntoView({ block: "center", behavior: "instant" });
-            for (let frames = 0; !chart.querySelector(".main-svg"); frames++) {
-                if (frames > 1200) throw new Error(`chart ${chart.dataset.chart} was not drawn in view`);
-                await frame();
-            }
-        }
-        window.scrollTo({ top: 0, behavior: "instant" });
-    }""")
+        {NEXT_FRAME}
+        for (const chart of document.querySelectorAll("[data-chart]")) {{
+            chart.scrollIntoView({{ block: "center", behavior: "instant" }});
+            const until = performance.now() + 20000;
+            while (!chart.querySelector(".main-svg")) {{
+                if (performance.now() > until) throw new Error(`chart ${{chart.dataset.chart}} was not drawn in view`);
+                await nextFrame();
+            }}
+        }}
+        window.scrollTo({{ top: 0, behavior: "instant" }});
+    }}""")
 
 
 def open_data_tables(page, label: str = "Show data") -> None:

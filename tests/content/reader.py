@@ -7,7 +7,7 @@ import re
 
 from generator.render.extensions import plain_text_of
 
-from ..conftest import CONTENT
+from ..conftest import CONTENT, NEXT_FRAME
 
 
 def open_explainer(watch, out, slug):
@@ -270,14 +270,15 @@ def wait_until_drawn(section, timeout_ms=10_000):
     """Wait until the runtime has drawn every chart of the step in `section` in the
     state it now shows (a chart may finish drawing after the click returns)."""
     section.evaluate("""(el, timeout) => new Promise((done, fail) => {
+        {NEXT_FRAME}
         const step = window.lensa.runtime.steps.find(s => s.section === el);
         const until = performance.now() + timeout;
         (function check() {
             if (!step.charts.length || step.drawn === step.key) done();
             else if (performance.now() > until) fail(new Error("the step's charts were not drawn in its state"));
-            else requestAnimationFrame(check);
+            else nextFrame().then(check);
         })();
-    })""", timeout_ms)
+    })""".replace("{NEXT_FRAME}", NEXT_FRAME), timeout_ms)
 
 
 def check_references(source, text: str) -> None:
