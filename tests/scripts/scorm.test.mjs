@@ -29,6 +29,9 @@ test("numbers are written without exponents, shares to four places", () => {
   assert.equal(decimal(0.1 + 0.2), "0.3");
   assert.equal(decimal(1e-7), "0.0000001");
   assert.equal(decimal(-2.5), "-2.5");
+  assert.equal(decimal(1e21), "1000000000000000000000");
+  assert.equal(decimal(-2.5e22), "-25000000000000000000000");
+  assert.doesNotMatch(decimal(1.7976931348623157e308), /e/i);
 });
 
 const CHOICE = { id: "q1", kind: "choice", text: "Which?", right: false, chosen: [1], correct: [0, 2],

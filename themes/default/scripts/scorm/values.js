@@ -32,6 +32,9 @@ export function fourPlaces(x) { return String(Math.round(x * 10000) / 10000); }
 
 // A number as the data models write decimals: no exponent, at most 10 decimals.
 export function decimal(x) {
+  // From 1e21 up String and toFixed both write an exponent: move its shortest digits' point instead.
+  var large = /^(-?)(\d)(?:\.(\d+))?e\+(\d+)$/.exec(String(x));
+  if (large) return large[1] + large[2] + (large[3] || "") + "0".repeat(+large[4] - (large[3] || "").length);
   var text = String(Math.round(x * 1e10) / 1e10);
   return /e/i.test(text) ? x.toFixed(10).replace(/\.?0+$/, "") : text;
 }
