@@ -199,6 +199,19 @@ def wait_until_idle(page) -> None:
     }})""")
 
 
+def wait_until_stored(page, check: str) -> None:
+    """Until another page of the context, at the page's address, finds what `check` (a function
+    in that page) looks for in the browser's storage. A page hands its writes to the browser's
+    storage, and a reload may read that from a new renderer before they land: a test reloads
+    once the write is seen elsewhere, as a reader's later reload would find it."""
+    other = page.context.new_page()
+    try:
+        other.goto(page.url.split("#")[0])
+        other.wait_for_function(check)
+    finally:
+        other.close()
+
+
 def draw_every_chart(page) -> None:
     """Scroll each chart into view, as a reader would, with plotly.js run (as a hover
     or a tap has the runtime do), so the lazy runtime draws it with Plotly. In the page,

@@ -13,7 +13,7 @@ import pytest
 
 from generator.build import read_site
 
-from tests.conftest import CONTENT, PageWatch
+from tests.conftest import CONTENT, PageWatch, wait_until_stored
 from tests.content.reader import shown_step
 from tests.quiz_reader import (answer, expected_feedback, question_group, reach_questions, set_step, shown_feedback, text_of,
                           words)
@@ -69,6 +69,10 @@ def test_answers_right_and_wrong_with_feedback_links_a_kept_score_and_try_again(
     assert score_line(page) == f"Score: 0 of {total}"
 
     # The answers and the score are kept over a reload, each question still answered.
+    wait_until_stored(page, f"""() => {{
+        const key = JSON.parse(document.getElementById("quiz-data").textContent).storage;
+        return Object.keys(JSON.parse(localStorage.getItem(key) || "{{}}")).length === {total};
+    }}""")
     page.reload()
     reach_questions(page)
     assert score_line(page) == f"Score: 0 of {total}"

@@ -19,7 +19,7 @@ import pytest
 
 from generator.compute.formats import percent
 
-from tests.conftest import CONTENT, ROOT, PageWatch
+from tests.conftest import CONTENT, ROOT, PageWatch, wait_until_stored
 
 SLUG = "spotlight"
 LIB = CONTENT / "_lib"
@@ -454,13 +454,8 @@ def test_the_score_is_remembered_where_storage_is_allowed(game, browser, tmp_pat
     region = page.get_by_role("region", name="Agreement", exact=True)
     word_button(region, rounds[0], 0, 1).click()
     assert readout(region, "Score") == "3 of 12 stars"
-    # The page hands its write to the browser's storage, which a reload may read from a new
-    # renderer: wait until another page of the context sees the write, as a reader's reload would.
-    other = context.new_page()
-    other.goto((out / SLUG / "index.html").as_uri() + "#round-2")
-    other.wait_for_function("Object.keys(localStorage).some(k => k.startsWith('lensa-game:') "
+    wait_until_stored(page, "() => Object.keys(localStorage).some(k => k.startsWith('lensa-game:') "
                             "&& JSON.parse(localStorage.getItem(k))[0] > 0)")
-    other.close()
     page.reload()
     page.wait_for_function("window.lensa?.game")
     region = page.get_by_role("region", name="Agreement", exact=True)
