@@ -14,7 +14,8 @@ _FONT = 16          # px: the words' size in the drawing
 _LETTER = 0.62      # a monospaced letter's advance, in ems (most such fonts: 0.6)
 _GAP = 8            # px between words: with each slot's spare (fonts advance about 0.6 em), about a space
 # The least the drawing is scaled to before it scrolls: its words stay 16 × 0.62, about 10 px, and the
-# longest sentence of the series (Spotlight's round 2, 13 words) fits a 390 px phone's 350 px column.
+# longest sentence of the series (Spotlight's round 2, 13 words: 346 px) fits a 390 px phone's 350 px column,
+# and a 360 px phone's with the page's side padding, which the theme lets a drawing take (game.css .arc-scroll).
 MIN_SCALE = 0.62
 _HEAD_GAP = 5       # px between the ends of different heads' arcs at one word
 _LOOP = 14          # px: the height of an empty spotlight's loop
